@@ -1,0 +1,31 @@
+#pragma once
+// Readers for the shared reference data (../shared): perft tables and real games.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace xq::test {
+
+std::string shared_path(const std::string& relative);  // absolute path below the shared folder
+
+struct PerftCase {
+    std::string fen;
+    int depth = 0;
+    std::uint64_t nodes = 0;
+    std::string note;
+};
+std::vector<PerftCase> load_perft_cases(const std::string& path);
+
+struct GameRecord {
+    std::string id;
+    std::string result;
+    std::vector<std::string> iccs;
+    std::string notation;
+    std::string moves_text;
+};
+std::vector<GameRecord> load_games(const std::string& path);
+
+std::vector<std::string> split_words(const std::string& text);
+
+}  // namespace xq::test

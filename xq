@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# xq: the one entry point of the project. Installs missing Debian packages, configures, builds,
+# tests and runs the tools. Run "./xq help" for the commands.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+build="${XQ_BUILD_DIR:-$root/build}"
+tool="$build/tools/xq-tool"
+
+# Everything the build, the tests and the tools need, from Debian's archive.
+packages=(
+  cmake ninja-build g++ pkg-config
+  libgtest-dev libboost-program-options-dev nlohmann-json3-dev
+  fairy-stockfish xvfb xauth
+)
+
+usage() {
+  cat <<'USAGE'
+usage: ./xq COMMAND [ARGS]
+
+  play                     start a local server and a client window (arrives with the client;
+                           not available yet)
+  test                     install, build, run the whole CTest suite under xvfb-run
+  build                    install and build only
+  perft FEN|startpos DEPTH [--divide]
+                           count legal move paths; the last line is "nodes N"; --divide first
+                           prints "h2e2 N" for each root move
+  rules --fen FEN|startpos [--moves "h2e2 h9g7 ..."]
+                           apply ICCS moves and print one line of JSON: fen, side_to_move,
+                           in_check, legal_moves, result, reason; errors print JSON and exit 2
+  bench perft [ROUNDS]     our perft against fairy-stockfish's (depth 5), nodes/s and ratio
+  bench differential [GAMES]
+                           the Fairy-Stockfish differential test on a larger sample
+  help                     this text
+
+Environment: XQ_BUILD_DIR (default ./build).
+USAGE
+}
+
+log() { printf 'xq: %s\n' "$*" >&2; }
+
+ensure_packages() {
+  local missing=() pkg status
+  for pkg in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)
+    [[ "$status" == "install ok installed" ]] || missing+=("$pkg")
+  done
+  ((${#missing[@]} == 0)) && return 0
+  log "installing ${missing[*]}"
+  local sudo=()
+  ((EUID == 0)) || sudo=(sudo)
+  "${sudo[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
+}
+
+configure() {
+  [[ -f "$build/build.ninja" ]] && return 0
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON
+}
+
+build_all() {
+  ensure_packages
+  configure
+  cmake --build "$build"
+}
+
+# Tool commands start at once when the build exists: only a quick up-to-date check of the tool.
+ensure_tool() {
+  if [[ -x "$tool" ]]; then
+    cmake --build "$build" --target xq-tool >/dev/null || cmake --build "$build" --target xq-tool >&2
+  else
+    build_all >&2
+  fi
+}
+
+command="${1:-help}"
+(($#)) && shift
+case "$command" in
+  play)
+    log "./xq play arrives with the desktop client; today the project has the rules core and its tools"
+    log "try: ./xq rules --fen startpos --moves \"h2e2 h9g7\""
+    exit 2
+    ;;
+  test)
+    build_all
+    cd "$build"
+    xvfb-run -a -s "-screen 0 1280x1024x24" \
+      ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@"
+    ;;
+  build) build_all ;;
+  perft | rules)
+    ensure_tool
+    exec "$tool" "$command" "$@"
+    ;;
+  bench)
+    build_all >&2
+    what="${1:-perft}"
+    (($#)) && shift
+    case "$what" in
+      perft) exec "$build/bench/perft_bench" "${1:-3}" 5 ;;
+      differential)
+        XQ_DIFF_GAMES="${1:-20000}" exec "$build/tests/differential_tests" \
+          --gtest_filter=Differential.LegalMovesMatchFairyStockfish
+        ;;
+      *) log "unknown benchmark '$what' (perft, differential)"; exit 2 ;;
+    esac
+    ;;
+  help | -h | --help) usage ;;
+  *)
+    log "unknown command '$command'"
+    usage >&2
+    exit 2
+    ;;
+esac
