@@ -54,7 +54,8 @@ int main(int argc, char** argv) {
         }
         if (our_nodes != their_nodes) {
             std::printf("%s: node counts differ: ours %llu, fairy-stockfish %llu\n", name.c_str(),
-                        static_cast<unsigned long long>(our_nodes), static_cast<unsigned long long>(their_nodes));
+                        static_cast<unsigned long long>(our_nodes),
+                        static_cast<unsigned long long>(their_nodes));
             return 1;
         }
         const double ratio = median(ours) / median(theirs);

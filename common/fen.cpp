@@ -17,7 +17,8 @@ std::vector<std::string_view> split(std::string_view text, char sep, bool skip_e
     std::vector<std::string_view> parts;
     std::size_t start = 0;
     for (std::size_t i = 0; i <= text.size(); ++i) {
-        if (i == text.size() || text[i] == sep || (skip_empty && (text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))) {
+        if (i == text.size() || text[i] == sep ||
+            (skip_empty && (text[i] == '\t' || text[i] == '\n' || text[i] == '\r'))) {
             if (!skip_empty || i > start) parts.push_back(text.substr(start, i - start));
             start = i + 1;
         }
@@ -31,14 +32,31 @@ std::optional<Piece> piece_from_letter(char ch) {
     const char lower = red ? static_cast<char>(ch - 'A' + 'a') : ch;
     PieceType t;
     switch (lower) {
-        case 'k': t = PieceType::General; break;
-        case 'a': t = PieceType::Advisor; break;
-        case 'b': case 'e': t = PieceType::Elephant; break;
-        case 'n': case 'h': t = PieceType::Horse; break;
-        case 'r': t = PieceType::Chariot; break;
-        case 'c': t = PieceType::Cannon; break;
-        case 'p': t = PieceType::Soldier; break;
-        default: return std::nullopt;
+        case 'k':
+            t = PieceType::General;
+            break;
+        case 'a':
+            t = PieceType::Advisor;
+            break;
+        case 'b':
+        case 'e':
+            t = PieceType::Elephant;
+            break;
+        case 'n':
+        case 'h':
+            t = PieceType::Horse;
+            break;
+        case 'r':
+            t = PieceType::Chariot;
+            break;
+        case 'c':
+            t = PieceType::Cannon;
+            break;
+        case 'p':
+            t = PieceType::Soldier;
+            break;
+        default:
+            return std::nullopt;
     }
     return make_piece(red ? Color::Red : Color::Black, t);
 }
@@ -62,21 +80,29 @@ bool reachable(Piece p, Square s) {
     const Color c = color_of(p);
     const int f = file_of(s), r = relative_rank(c, s);
     switch (type_of(p)) {
-        case PieceType::General: return f >= 3 && f <= 5 && r <= 2;
-        case PieceType::Advisor: return (f == 4 && r == 1) || ((f == 3 || f == 5) && (r == 0 || r == 2));
+        case PieceType::General:
+            return f >= 3 && f <= 5 && r <= 2;
+        case PieceType::Advisor:
+            return (f == 4 && r == 1) || ((f == 3 || f == 5) && (r == 0 || r == 2));
         case PieceType::Elephant:
             return ((f == 2 || f == 6) && (r == 0 || r == 4)) || ((f == 0 || f == 4 || f == 8) && r == 2);
-        case PieceType::Soldier: return r >= 5 || ((r == 3 || r == 4) && f % 2 == 0);
-        default: return true;
+        case PieceType::Soldier:
+            return r >= 5 || ((r == 3 || r == 4) && f % 2 == 0);
+        default:
+            return true;
     }
 }
 
 FenErrorCode square_error(PieceType t) {
     switch (t) {
-        case PieceType::General: return FenErrorCode::GeneralOutsidePalace;
-        case PieceType::Advisor: return FenErrorCode::AdvisorSquare;
-        case PieceType::Elephant: return FenErrorCode::ElephantSquare;
-        default: return FenErrorCode::SoldierSquare;
+        case PieceType::General:
+            return FenErrorCode::GeneralOutsidePalace;
+        case PieceType::Advisor:
+            return FenErrorCode::AdvisorSquare;
+        case PieceType::Elephant:
+            return FenErrorCode::ElephantSquare;
+        default:
+            return FenErrorCode::SoldierSquare;
     }
 }
 
@@ -120,9 +146,9 @@ std::optional<FenError> check_material(const Board& board) {
         if (p == Piece::None) continue;
         const auto t = static_cast<std::size_t>(type_of(p));
         if (++count[static_cast<std::size_t>(index_of(color_of(p)))][t] > limit[t])
-            return FenError{FenErrorCode::TooManyPieces,
-                            "too many " + std::string(to_string(color_of(p))) + " " +
-                                std::string(to_string(type_of(p))) + "s (at most " + std::to_string(limit[t]) + ")"};
+            return FenError{FenErrorCode::TooManyPieces, "too many " + std::string(to_string(color_of(p))) +
+                                                             " " + std::string(to_string(type_of(p))) +
+                                                             "s (at most " + std::to_string(limit[t]) + ")"};
         if (!reachable(p, s))
             return FenError{square_error(type_of(p)), describe(p, s) + " is on a square it can never reach"};
     }
@@ -144,19 +170,32 @@ std::optional<int> parse_counter(std::string_view field) {
 
 std::string_view code_name(FenErrorCode code) {
     switch (code) {
-        case FenErrorCode::Syntax: return "fen_syntax";
-        case FenErrorCode::RankCount: return "fen_rank_count";
-        case FenErrorCode::FileCount: return "fen_file_count";
-        case FenErrorCode::UnknownPiece: return "fen_unknown_piece";
-        case FenErrorCode::TooManyPieces: return "fen_too_many_pieces";
-        case FenErrorCode::MissingGeneral: return "fen_missing_general";
-        case FenErrorCode::GeneralOutsidePalace: return "fen_general_outside_palace";
-        case FenErrorCode::AdvisorSquare: return "fen_advisor_square";
-        case FenErrorCode::ElephantSquare: return "fen_elephant_square";
-        case FenErrorCode::SoldierSquare: return "fen_soldier_square";
-        case FenErrorCode::GeneralsFacing: return "fen_generals_facing";
-        case FenErrorCode::OpponentInCheck: return "fen_opponent_in_check";
-        case FenErrorCode::BadSideToMove: return "fen_side_to_move";
+        case FenErrorCode::Syntax:
+            return "fen_syntax";
+        case FenErrorCode::RankCount:
+            return "fen_rank_count";
+        case FenErrorCode::FileCount:
+            return "fen_file_count";
+        case FenErrorCode::UnknownPiece:
+            return "fen_unknown_piece";
+        case FenErrorCode::TooManyPieces:
+            return "fen_too_many_pieces";
+        case FenErrorCode::MissingGeneral:
+            return "fen_missing_general";
+        case FenErrorCode::GeneralOutsidePalace:
+            return "fen_general_outside_palace";
+        case FenErrorCode::AdvisorSquare:
+            return "fen_advisor_square";
+        case FenErrorCode::ElephantSquare:
+            return "fen_elephant_square";
+        case FenErrorCode::SoldierSquare:
+            return "fen_soldier_square";
+        case FenErrorCode::GeneralsFacing:
+            return "fen_generals_facing";
+        case FenErrorCode::OpponentInCheck:
+            return "fen_opponent_in_check";
+        case FenErrorCode::BadSideToMove:
+            return "fen_side_to_move";
     }
     return "fen_error";
 }
@@ -170,9 +209,13 @@ std::expected<Position, FenError> parse_fen(std::string_view fen) {
     if (fields.size() < 2) return fail(FenErrorCode::Syntax, "missing side to move after the placement");
 
     Color side;
-    if (fields[1] == "w" || fields[1] == "r") side = Color::Red;
-    else if (fields[1] == "b") side = Color::Black;
-    else return fail(FenErrorCode::BadSideToMove, "side to move must be w, r or b, got '" + std::string(fields[1]) + "'");
+    if (fields[1] == "w" || fields[1] == "r")
+        side = Color::Red;
+    else if (fields[1] == "b")
+        side = Color::Black;
+    else
+        return fail(FenErrorCode::BadSideToMove,
+                    "side to move must be w, r or b, got '" + std::string(fields[1]) + "'");
 
     for (std::size_t i = 2; i < std::min<std::size_t>(fields.size(), 4); ++i)
         if (fields[i] != "-")

@@ -9,9 +9,7 @@ namespace xq {
 namespace {
 
 // May a piece of colour `us` land on a square holding p (empty or an enemy)?
-inline bool can_land(Piece p, Color us) {
-    return p == Piece::None || color_of(p) != us;
-}
+inline bool can_land(Piece p, Color us) { return p == Piece::None || color_of(p) != us; }
 
 // Single steps with nothing to block them: advisors, generals and soldiers.
 template <class Emit>
@@ -70,10 +68,17 @@ inline void piece_moves(const Piece* b, Square from, Piece pc, Color us, Emit&& 
                     emit(from, steps.steps[i].square);
             break;
         }
-        case PieceType::Advisor: step_moves(b, from, t.advisor_moves[ci][from], us, emit); break;
-        case PieceType::General: step_moves(b, from, t.general_moves[ci][from], us, emit); break;
-        case PieceType::Soldier: step_moves(b, from, t.soldier_moves[ci][from], us, emit); break;
-        case PieceType::None: break;
+        case PieceType::Advisor:
+            step_moves(b, from, t.advisor_moves[ci][from], us, emit);
+            break;
+        case PieceType::General:
+            step_moves(b, from, t.general_moves[ci][from], us, emit);
+            break;
+        case PieceType::Soldier:
+            step_moves(b, from, t.soldier_moves[ci][from], us, emit);
+            break;
+        case PieceType::None:
+            break;
     }
 }
 
@@ -90,8 +95,7 @@ public:
           in_check_(pos.in_check()) {}
 
     bool allows(Square from, Square to) {
-        if (!in_check_ && !(danger_[from] & geo::kDangerFrom) && !(danger_[to] & geo::kDangerTo))
-            return true;
+        if (!in_check_ && !(danger_[from] & geo::kDangerFrom) && !(danger_[to] & geo::kDangerTo)) return true;
         const Piece moving = scratch_[static_cast<std::size_t>(from)];
         const Piece captured = scratch_[static_cast<std::size_t>(to)];
         scratch_[static_cast<std::size_t>(to)] = moving;

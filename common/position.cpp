@@ -10,14 +10,22 @@ std::string_view to_string(Color c) { return c == Color::Red ? "red" : "black"; 
 
 std::string_view to_string(PieceType t) {
     switch (t) {
-        case PieceType::General: return "general";
-        case PieceType::Advisor: return "advisor";
-        case PieceType::Elephant: return "elephant";
-        case PieceType::Horse: return "horse";
-        case PieceType::Chariot: return "chariot";
-        case PieceType::Cannon: return "cannon";
-        case PieceType::Soldier: return "soldier";
-        case PieceType::None: break;
+        case PieceType::General:
+            return "general";
+        case PieceType::Advisor:
+            return "advisor";
+        case PieceType::Elephant:
+            return "elephant";
+        case PieceType::Horse:
+            return "horse";
+        case PieceType::Chariot:
+            return "chariot";
+        case PieceType::Cannon:
+            return "cannon";
+        case PieceType::Soldier:
+            return "soldier";
+        case PieceType::None:
+            break;
     }
     return "none";
 }
@@ -46,9 +54,7 @@ Position Position::from_board(const Board& board, Color side_to_move, int halfmo
     return p;
 }
 
-bool Position::in_check() const {
-    return detail::general_attacked(board_.data(), general(side_), ~side_);
-}
+bool Position::in_check() const { return detail::general_attacked(board_.data(), general(side_), ~side_); }
 
 void Position::play(Move m) {
     const Square from = m.from(), to = m.to();

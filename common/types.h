@@ -58,8 +58,7 @@ constexpr bool in_palace(Color c, int file, int rank) {
 class Move {
 public:
     constexpr Move() = default;
-    constexpr Move(Square from, Square to)
-        : bits_(static_cast<std::uint16_t>(from | (to << 7))) {}
+    constexpr Move(Square from, Square to) : bits_(static_cast<std::uint16_t>(from | (to << 7))) {}
 
     constexpr Square from() const { return bits_ & 0x7f; }
     constexpr Square to() const { return (bits_ >> 7) & 0x7f; }
@@ -73,7 +72,7 @@ private:
     std::uint16_t bits_ = 0;
 };
 
-std::string_view to_string(Color c);       // "red" / "black"
-std::string_view to_string(PieceType t);   // "general", "advisor", ...
+std::string_view to_string(Color c);      // "red" / "black"
+std::string_view to_string(PieceType t);  // "general", "advisor", ...
 
 }  // namespace xq

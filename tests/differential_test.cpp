@@ -63,20 +63,21 @@ TEST(Differential, LegalMovesMatchFairyStockfish) {
         const Position start = g % 4 == 3 ? *parse_fen(table[rng() % table.size()].fen) : Position::start();
         const auto positions = random_game(rng, start, 300);
         std::vector<std::string> fens;
-        for (const auto& p : positions) fens.push_back(to_fen(Position::from_board(p.board(), p.side_to_move())));
+        for (const auto& p : positions)
+            fens.push_back(to_fen(Position::from_board(p.board(), p.side_to_move())));
         const auto expected = engine.legal_moves(fens);
         for (std::size_t i = 0; i < positions.size(); ++i) {
             ++compared;
             const auto ours = sorted_iccs(legal_moves(positions[i]));
             if (ours != expected[i]) {
                 ++mismatches;
-                ADD_FAILURE() << "game " << g << " ply " << i << "\nFEN:    " << fens[i] << "\nours:   " << join(ours)
-                              << "\nengine: " << join(expected[i]);
+                ADD_FAILURE() << "game " << g << " ply " << i << "\nFEN:    " << fens[i]
+                              << "\nours:   " << join(ours) << "\nengine: " << join(expected[i]);
             }
         }
     }
-    std::cout << "[ differential ] " << games << " games, " << compared << " positions compared, " << mismatches
-              << " mismatches\n";
+    std::cout << "[ differential ] " << games << " games, " << compared << " positions compared, "
+              << mismatches << " mismatches\n";
     EXPECT_GT(compared, games * 50);
 }
 

@@ -53,30 +53,45 @@ TEST(Fen, SyntaxErrors) {
     EXPECT_EQ(error_of(""), FenErrorCode::Syntax);
     EXPECT_EQ(error_of("   "), FenErrorCode::Syntax);
     EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR"), FenErrorCode::Syntax);
-    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w K - 0 1"), FenErrorCode::Syntax);
-    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1"), FenErrorCode::Syntax);
-    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - -1 1"), FenErrorCode::Syntax);
-    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 extra"), FenErrorCode::Syntax);
-    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAK#BNR w - - 0 1"), FenErrorCode::Syntax);
-    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1"), FenErrorCode::BadSideToMove);
+    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w K - 0 1"),
+              FenErrorCode::Syntax);
+    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1"),
+              FenErrorCode::Syntax);
+    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - -1 1"),
+              FenErrorCode::Syntax);
+    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1 extra"),
+              FenErrorCode::Syntax);
+    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAK#BNR w - - 0 1"),
+              FenErrorCode::Syntax);
+    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x - - 0 1"),
+              FenErrorCode::BadSideToMove);
 }
 
 TEST(Fen, RankAndFileCounts) {
-    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w"), FenErrorCode::RankCount);
-    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/9/RNBAKABNR w"), FenErrorCode::RankCount);
-    EXPECT_EQ(error_of("rnbakabnr/8/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"), FenErrorCode::FileCount);
-    EXPECT_EQ(error_of("rnbakabnr/9/1c5c2/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"), FenErrorCode::FileCount);
-    EXPECT_EQ(error_of("rnbakabnrr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"), FenErrorCode::FileCount);
-    EXPECT_EQ(error_of("rnbakabnr//1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"), FenErrorCode::FileCount);
+    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w"),
+              FenErrorCode::RankCount);
+    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/9/RNBAKABNR w"),
+              FenErrorCode::RankCount);
+    EXPECT_EQ(error_of("rnbakabnr/8/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"),
+              FenErrorCode::FileCount);
+    EXPECT_EQ(error_of("rnbakabnr/9/1c5c2/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"),
+              FenErrorCode::FileCount);
+    EXPECT_EQ(error_of("rnbakabnrr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"),
+              FenErrorCode::FileCount);
+    EXPECT_EQ(error_of("rnbakabnr//1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"),
+              FenErrorCode::FileCount);
 }
 
 TEST(Fen, UnknownPieceLetter) {
-    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5Q1/9/RNBAKABNR w"), FenErrorCode::UnknownPiece);
-    EXPECT_EQ(error_of("rnbqkabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"), FenErrorCode::UnknownPiece);
+    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5Q1/9/RNBAKABNR w"),
+              FenErrorCode::UnknownPiece);
+    EXPECT_EQ(error_of("rnbqkabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w"),
+              FenErrorCode::UnknownPiece);
 }
 
 TEST(Fen, PieceCounts) {
-    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C2C1/9/RNBAKABNR w"), FenErrorCode::TooManyPieces);
+    EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C2C1/9/RNBAKABNR w"),
+              FenErrorCode::TooManyPieces);
     EXPECT_EQ(error_of("4k4/9/9/9/9/9/9/9/4K4/3K5 w"), FenErrorCode::TooManyPieces);
     EXPECT_EQ(error_of("4k4/9/9/PPPP5/P1P6/9/9/9/9/3K5 w"), FenErrorCode::TooManyPieces);
     EXPECT_EQ(error_of("4k4/9/9/RR1R5/9/9/9/9/9/3K5 w"), FenErrorCode::TooManyPieces);
@@ -91,12 +106,15 @@ TEST(Fen, UnreachableSquares) {
     EXPECT_EQ(error_of("4k4/9/9/9/9/9/9/9/3A5/3K5 w"), FenErrorCode::AdvisorSquare);
     EXPECT_EQ(error_of("4k4/9/9/9/9/9/9/9/9/2AK5 w"), FenErrorCode::AdvisorSquare);
     EXPECT_EQ(error_of("4k4/3a5/9/9/9/9/9/9/9/3K5 w"), FenErrorCode::AdvisorSquare);
-    EXPECT_EQ(error_of("4k4/9/9/9/2B6/9/9/9/9/3K5 w"), FenErrorCode::ElephantSquare);   // across the river
-    EXPECT_EQ(error_of("4k4/9/9/9/9/9/9/9/2B6/3K5 w"), FenErrorCode::ElephantSquare);   // not an elephant point
+    EXPECT_EQ(error_of("4k4/9/9/9/2B6/9/9/9/9/3K5 w"), FenErrorCode::ElephantSquare);  // across the river
+    EXPECT_EQ(error_of("4k4/9/9/9/9/9/9/9/2B6/3K5 w"),
+              FenErrorCode::ElephantSquare);  // not an elephant point
     EXPECT_EQ(error_of("4k4/9/9/9/9/9/9/9/9/1B1K5 w"), FenErrorCode::ElephantSquare);
-    EXPECT_EQ(error_of("4k4/9/9/9/9/9/9/P8/9/3K5 w"), FenErrorCode::SoldierSquare);     // behind its start rank
-    EXPECT_EQ(error_of("4k4/9/9/9/9/9/1P7/9/9/3K5 w"), FenErrorCode::SoldierSquare);    // off its files before the river
-    EXPECT_EQ(error_of("4k4/9/9/9/1p7/9/9/9/9/3K5 w"), FenErrorCode::SoldierSquare);    // a legal square for red, not black
+    EXPECT_EQ(error_of("4k4/9/9/9/9/9/9/P8/9/3K5 w"), FenErrorCode::SoldierSquare);  // behind its start rank
+    EXPECT_EQ(error_of("4k4/9/9/9/9/9/1P7/9/9/3K5 w"),
+              FenErrorCode::SoldierSquare);  // off its files before the river
+    EXPECT_EQ(error_of("4k4/9/9/9/1p7/9/9/9/9/3K5 w"),
+              FenErrorCode::SoldierSquare);  // a legal square for red, not black
     EXPECT_EQ(error_of("4k4/9/p8/9/9/9/9/9/9/3K5 w"), FenErrorCode::SoldierSquare);
     // The same pieces on reachable squares are fine.
     EXPECT_TRUE(parse_fen("4k4/9/9/9/1P7/9/9/9/9/3K5 w"));

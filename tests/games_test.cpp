@@ -19,8 +19,8 @@ TEST(RealGames, EveryMoveIsLegal) {
         for (std::size_t i = 0; i < game.iccs.size(); ++i) {
             const auto move = parse_iccs(game.iccs[i]);
             ASSERT_TRUE(move) << game.id << " ply " << i + 1 << ": bad ICCS " << game.iccs[i];
-            ASSERT_TRUE(is_legal(pos, *move)) << game.id << " ply " << i + 1 << ": " << game.iccs[i]
-                                              << " illegal in " << to_fen(pos);
+            ASSERT_TRUE(is_legal(pos, *move))
+                << game.id << " ply " << i + 1 << ": " << game.iccs[i] << " illegal in " << to_fen(pos);
             ASSERT_TRUE(legal_moves(pos).contains(*move));
             pos.play(*move);
             ++plies;

@@ -19,7 +19,8 @@ TEST(Iccs, SquaresAndMoves) {
 }
 
 TEST(Iccs, RejectsBadText) {
-    for (const char* bad : {"", "h2", "h2e", "h2e2e", "j2e2", "h2e:", "h-2e2", "h2xe2", "e2e2", "h10e2", "H2_E2"})
+    for (const char* bad :
+         {"", "h2", "h2e", "h2e2e", "j2e2", "h2e:", "h-2e2", "h2xe2", "e2e2", "h10e2", "H2_E2"})
         EXPECT_FALSE(parse_iccs(bad)) << bad;
 }
 

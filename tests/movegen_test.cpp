@@ -33,7 +33,8 @@ TEST(Geometry, EveryTableEntryIsOnTheBoard) {
     for (int s = 0; s < kSquares; ++s) {
         for (const auto& ray : t.rays[s])
             for (int i = 0; i < ray.length; ++i) EXPECT_LT(ray.squares[i], kSquares);
-        for (const auto* list : {&t.horse_moves[s], &t.horse_attackers[s], &t.elephant_moves[0][s], &t.elephant_moves[1][s]})
+        for (const auto* list :
+             {&t.horse_moves[s], &t.horse_attackers[s], &t.elephant_moves[0][s], &t.elephant_moves[1][s]})
             for (int i = 0; i < list->size; ++i) {
                 EXPECT_LT(list->steps[i].square, kSquares);
                 EXPECT_LT(list->steps[i].block, kSquares);
@@ -46,7 +47,8 @@ TEST(Geometry, EveryTableEntryIsOnTheBoard) {
 }
 
 TEST(Moves, GeneralStaysInPalace) {
-    EXPECT_EQ(targets(at("4k4/9/9/9/9/9/9/9/9/3K5 w"), "d0"), (Set{"d1"}));  // e0 would face the black general
+    EXPECT_EQ(targets(at("4k4/9/9/9/9/9/9/9/9/3K5 w"), "d0"),
+              (Set{"d1"}));  // e0 would face the black general
     EXPECT_EQ(targets(at("3k5/9/9/9/9/9/9/9/4K4/9 w"), "e1"), (Set{"e0", "e2", "f1"}));
     EXPECT_EQ(targets(at("3k5/9/9/9/9/9/9/5K3/9/9 w"), "f2"), (Set{"f1", "e2"}));
 }

@@ -18,8 +18,8 @@ TEST(Position, IncrementalStateMatchesRebuiltState) {
             const MoveList moves = legal_moves(pos);
             if (moves.empty()) break;
             pos.play(moves[rng() % moves.size()]);
-            const Position rebuilt = Position::from_board(pos.board(), pos.side_to_move(), pos.halfmove_clock(),
-                                                          pos.fullmove_number());
+            const Position rebuilt = Position::from_board(pos.board(), pos.side_to_move(),
+                                                          pos.halfmove_clock(), pos.fullmove_number());
             ASSERT_EQ(pos, rebuilt) << to_fen(pos);
             const auto reparsed = parse_fen(to_fen(pos));
             ASSERT_TRUE(reparsed) << to_fen(pos) << ": " << reparsed.error().message;

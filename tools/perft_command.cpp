@@ -40,7 +40,8 @@ int perft_command(const std::vector<std::string>& args) {
     }
     const auto pos = parse_fen(fen == "startpos" ? kStartFen : fen);
     if (!pos) {
-        std::cerr << "perft: invalid FEN (" << code_name(pos.error().code) << "): " << pos.error().message << "\n";
+        std::cerr << "perft: invalid FEN (" << code_name(pos.error().code) << "): " << pos.error().message
+                  << "\n";
         return 2;
     }
     const auto start = std::chrono::steady_clock::now();

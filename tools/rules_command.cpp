@@ -43,8 +43,9 @@ json describe(const Position& pos) {
 int rules_command(const std::vector<std::string>& args) {
     std::string fen = "startpos", moves;
     po::options_description options("rules options");
-    options.add_options()("help", "show this help")("fen", po::value(&fen), "start position (FEN or 'startpos')")(
-        "moves", po::value(&moves), "space-separated ICCS moves to apply");
+    options.add_options()("help", "show this help")(
+        "fen", po::value(&fen), "start position (FEN or 'startpos')")("moves", po::value(&moves),
+                                                                      "space-separated ICCS moves to apply");
     po::variables_map vm;
     try {
         po::store(po::command_line_parser(args).options(options).run(), vm);

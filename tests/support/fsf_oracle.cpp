@@ -1,11 +1,11 @@
 #include "fsf_oracle.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
 #include <stdexcept>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace xq::test {
 
@@ -33,7 +33,10 @@ FsfOracle::FsfOracle() {
     if (pid_ == 0) {
         dup2(in[0], STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
-        close(in[0]); close(in[1]); close(out[0]); close(out[1]);
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
         execl(path.c_str(), path.c_str(), static_cast<char*>(nullptr));
         _exit(127);
     }
@@ -42,7 +45,8 @@ FsfOracle::FsfOracle() {
     to_engine_ = fdopen(in[1], "w");
     from_engine_ = fdopen(out[0], "r");
     send("uci\nsetoption name UCI_Variant value xiangqi\nisready\n");
-    while (read_line() != "readyok") {}
+    while (read_line() != "readyok") {
+    }
 }
 
 FsfOracle::~FsfOracle() {

@@ -2,11 +2,11 @@
 // Fairy-Stockfish as a test oracle: a child process spoken to over pipes in UCI, used to compare
 // legal move sets and perft counts with ours. Test and bench code only; the product never links it.
 
+#include <sys/types.h>
 #include <cstdint>
 #include <cstdio>
 #include <string>
 #include <string_view>
-#include <sys/types.h>
 #include <vector>
 
 namespace xq::test {
