@@ -20,7 +20,9 @@ usage: ./xq COMMAND [ARGS]
 
   play                     start a local server and a client window (arrives with the client;
                            not available yet)
-  test                     install, build, run the whole CTest suite under xvfb-run
+  test [--sanitize LIST] [CTEST ARGS]
+                           install, build, run the whole CTest suite under xvfb-run;
+                           --sanitize address,undefined builds separately (build-sanitize-LIST)
   build                    install and build only
   perft FEN|startpos DEPTH [--divide]
                            count legal move paths; the last line is "nodes N"; --divide first
@@ -28,6 +30,12 @@ usage: ./xq COMMAND [ARGS]
   rules --fen FEN|startpos [--moves "h2e2 h9g7 ..."]
                            apply ICCS moves and print one line of JSON: fen, side_to_move,
                            in_check, legal_moves, result, reason; errors print JSON and exit 2
+  pgn import [FILE|-] [--encoding big5|gbk|gb18030|utf-8]
+                           read PGN (xqbase or engine style), one JSON line per game: tags, fen,
+                           moves (ICCS), result, final_fen, and error {code, line, ply, text}
+  pgn export --fen FEN|startpos --moves "..." [--style xqbase|engine]
+             [--notation chinese|traditional|wxf|iccs] [--tag Name=Value ...] [--result R]
+                           write one game as PGN
   bench perft [ROUNDS]     our perft against fairy-stockfish's (depth 5), nodes/s and ratio
   bench differential [GAMES]
                            the Fairy-Stockfish differential test on a larger sample
@@ -55,7 +63,7 @@ ensure_packages() {
 
 configure() {
   [[ -f "$build/build.ninja" ]] && return 0
-  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON "${cmake_extra[@]}"
 }
 
 build_all() {
@@ -73,6 +81,7 @@ ensure_tool() {
   fi
 }
 
+cmake_extra=()
 command="${1:-help}"
 (($#)) && shift
 case "$command" in
@@ -82,13 +91,19 @@ case "$command" in
     exit 2
     ;;
   test)
+    if [[ "${1:-}" == "--sanitize" ]]; then
+      [[ -n "${2:-}" ]] || { log "--sanitize needs a list, e.g. address,undefined"; exit 2; }
+      build="$root/build-sanitize-${2//,/-}"
+      cmake_extra=("-DCMAKE_CXX_FLAGS=-fsanitize=$2 -fno-omit-frame-pointer -fno-sanitize-recover=all")
+      shift 2
+    fi
     build_all
     cd "$build"
     xvfb-run -a -s "-screen 0 1280x1024x24" \
       ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@"
     ;;
   build) build_all ;;
-  perft | rules)
+  perft | rules | pgn)
     ensure_tool
     exec "$tool" "$command" "$@"
     ;;

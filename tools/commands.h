@@ -7,6 +7,7 @@
 namespace xq::tool {
 
 int perft_command(const std::vector<std::string>& args);
+int pgn_command(const std::vector<std::string>& args);
 int rules_command(const std::vector<std::string>& args);
 
 }  // namespace xq::tool
