@@ -11,9 +11,12 @@
 
 namespace xq {
 
+// Rendering picks one form per notation: WXF writes "R+=3" for tandem pieces and Fairy-Stockfish's
+// "15=6" for crowded soldiers; Chinese writes Black's numbers as ASCII digits. Parsing accepts every
+// convention in ../shared/notation.md, full-width forms, glyph variants and DhtmlXQ's "7747".
 enum class Notation {
     Iccs,                // h2e2
-    Wxf,                 // C2=5, H8+7, R+.3
+    Wxf,                 // C2=5, H8+7, R+=3
     Chinese,             // 炮二平五 / 马8进7, simplified glyphs
     ChineseTraditional,  // 炮二平五 / 馬8進7, traditional glyphs
 };
