@@ -6,13 +6,15 @@
 #include "common/fen.h"
 #include "common/iccs.h"
 #include "common/pgn.h"
+#include "support/pgn_helpers.h"
 #include "support/test_data.h"
 
 namespace xq {
 namespace {
 
-constexpr const char* kAfterCentralCannon =  // 1. 炮二平五 played; Black to move
-    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+using test::kAfterCentralCannon;
+using test::read_one;
+using test::words;
 
 std::vector<std::string> iccs_of(const PgnGame& game) {
     std::vector<std::string> out;
@@ -20,15 +22,7 @@ std::vector<std::string> iccs_of(const PgnGame& game) {
     return out;
 }
 
-std::vector<std::string> words(const char* text) { return test::split_words(text); }
 
-PgnGame read_one(const std::string& text) {
-    auto games = read_pgn(text);
-    EXPECT_EQ(games.size(), 1u) << text;
-    if (games.empty()) return {};
-    EXPECT_TRUE(games[0].ok()) << games[0].error->message << "\n" << text;
-    return games[0].game;
-}
 
 PgnReadResult read_failing(const std::string& text, PgnErrorCode code, int line) {
     auto games = read_pgn(text);

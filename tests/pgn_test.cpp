@@ -6,15 +6,16 @@
 #include "common/fen.h"
 #include "common/iccs.h"
 #include "common/pgn.h"
+#include "support/pgn_helpers.h"
 #include "support/test_data.h"
 
 namespace xq {
 namespace {
 
-constexpr const char* kAfterCentralCannon =  // 1. 炮二平五 played; Black to move
-    "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+using test::kAfterCentralCannon;
+using test::read_one;
+using test::words;
 
-std::vector<std::string> words(const char* text) { return test::split_words(text); }
 
 std::vector<Move> moves_from(const std::vector<std::string>& iccs) {
     std::vector<Move> moves;
@@ -22,14 +23,6 @@ std::vector<Move> moves_from(const std::vector<std::string>& iccs) {
     return moves;
 }
 
-// Reads a text that must hold exactly one game without errors.
-PgnGame read_one(const std::string& text) {
-    auto games = read_pgn(text);
-    EXPECT_EQ(games.size(), 1u) << text;
-    if (games.empty()) return {};
-    EXPECT_TRUE(games[0].ok()) << games[0].error->message << "\n" << text;
-    return games[0].game;
-}
 
 PgnGame sample_game(std::size_t plies) {
     const auto all = test::load_games(test::shared_path("games/games.tsv"));

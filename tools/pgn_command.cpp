@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli.h"
 #include "commands.h"
 #include "common/fen.h"
 #include "common/iccs.h"
@@ -23,7 +24,6 @@
 namespace xq::tool {
 namespace {
 
-namespace po = boost::program_options;
 using json = nlohmann::ordered_json;
 
 constexpr const char* kUsage =
@@ -34,12 +34,6 @@ constexpr const char* kUsage =
 
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
-int print_error(std::string_view code, const std::string& message, std::optional<std::size_t> index = {}) {
-    json out = {{"error", code}, {"message", message}};
-    if (index) out["index"] = *index;
-    std::cout << dump(out) << std::endl;
-    return 2;
-}
 
 int line_at(std::string_view bytes, std::size_t offset) {
     return 1 + static_cast<int>(
@@ -147,45 +141,36 @@ int import_command(const std::vector<std::string>& args) {
     po::positional_options_description positional;
     positional.add("file", 1);
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(options).positional(positional).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        return print_error("usage", e.what());
-    }
-    if (vm.count("help")) {
-        std::cout << kUsage << options;
-        return 0;
-    }
+    if (const auto done = parse_options(args, options, positional, kUsage, vm)) return *done;
     static const std::vector<std::string> kEncodings = {"", "big5", "gbk", "gb18030", "utf-8", "utf8"};
     std::string lower;
     for (char c : encoding) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (std::find(kEncodings.begin(), kEncodings.end(), lower) == kEncodings.end())
-        return print_error("usage", "unknown encoding '" + encoding + "' (use big5, gbk, gb18030 or utf-8)");
+        return json_error("usage", "unknown encoding '" + encoding + "' (use big5, gbk, gb18030 or utf-8)");
     std::string bytes;
     if (file == "-") {
         bytes.assign(std::istreambuf_iterator<char>(std::cin), {});
     } else {
         std::ifstream in(file, std::ios::binary);
-        if (!in) return print_error("io", "cannot open " + file);
+        if (!in) return json_error("io", "cannot open " + file);
         bytes.assign(std::istreambuf_iterator<char>(in), {});
     }
     std::string text;
     if (encoding.empty()) {
         if (auto bad = first_invalid_utf8(bytes))
-            return print_error("encoding", "input is not valid UTF-8 (line " +
+            return json_error("encoding", "input is not valid UTF-8 (line " +
                                                std::to_string(line_at(bytes, *bad)) + ", byte " +
                                                std::to_string(*bad) +
                                                "); pass --encoding big5, gbk or gb18030 to say what it is");
         text = std::move(bytes);
     } else {
         auto converted = to_utf8(bytes, encoding);
-        if (!converted) return print_error("encoding", converted.error());
+        if (!converted) return json_error("encoding", converted.error());
         text = std::move(*converted);
     }
     const auto games = read_pgn(text);
     if (games.empty())
-        return print_error("pgn_empty", "no game found in " + (file == "-" ? "standard input" : file));
+        return json_error("pgn_empty", "no game found in " + (file == "-" ? "standard input" : file));
     const bool explicit_encoding = !encoding.empty();
     bool all_ok = true;
     for (const PgnReadResult& r : games) {
@@ -208,21 +193,12 @@ int export_command(const std::vector<std::string>& args) {
         "tag", po::value(&tags)->composing(), "a tag as Name=Value (repeatable)")(
         "result", po::value(&result), "1-0, 0-1, 1/2-1/2 or * (default: the Result tag, else *)");
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(options).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        return print_error("usage", e.what());
-    }
-    if (vm.count("help")) {
-        std::cout << kUsage << options;
-        return 0;
-    }
+    if (const auto done = parse_options(args, options, {}, kUsage, vm)) return *done;
     PgnStyle style = PgnStyle::Xqbase;
     if (style_name == "engine")
         style = PgnStyle::Engine;
     else if (style_name != "xqbase")
-        return print_error("usage", "--style must be xqbase or engine");
+        return json_error("usage", "--style must be xqbase or engine");
     Notation notation = Notation::Chinese;
     if (notation_name == "traditional")
         notation = Notation::ChineseTraditional;
@@ -231,20 +207,20 @@ int export_command(const std::vector<std::string>& args) {
     else if (notation_name == "iccs")
         notation = Notation::Iccs;
     else if (notation_name != "chinese")
-        return print_error("usage", "--notation must be chinese, traditional, wxf or iccs");
+        return json_error("usage", "--notation must be chinese, traditional, wxf or iccs");
 
     PgnGame game;
     for (const std::string& tag : tags) {
         const std::size_t eq = tag.find('=');
         if (eq == 0 || eq == std::string::npos)
-            return print_error("usage", "--tag wants Name=Value, got '" + tag + "'");
+            return json_error("usage", "--tag wants Name=Value, got '" + tag + "'");
         game.set_tag(tag.substr(0, eq), tag.substr(eq + 1));
     }
     if (result.empty()) result = game.tag("Result").value_or("*");
-    if (!is_pgn_result(result)) return print_error("usage", "--result must be 1-0, 0-1, 1/2-1/2 or *");
+    if (!is_pgn_result(result)) return json_error("usage", "--result must be 1-0, 0-1, 1/2-1/2 or *");
     game.result = result;
     auto start = parse_fen(fen == "startpos" ? kStartFen : fen);
-    if (!start) return print_error(code_name(start.error().code), start.error().message);
+    if (!start) return json_error(code_name(start.error().code), start.error().message);
     game.start = *start;
 
     Position pos = game.start;
@@ -253,7 +229,7 @@ int export_command(const std::vector<std::string>& args) {
     for (std::size_t index = 0; words >> word; ++index) {
         const auto move = parse_move(pos, word);
         if (!move)
-            return print_error(code_name(move.error().code), "'" + word + "': " + move.error().message,
+            return json_error(code_name(move.error().code), "'" + word + "': " + move.error().message,
                                index);
         game.moves.push_back(*move);
         pos.play(*move);
@@ -265,7 +241,7 @@ int export_command(const std::vector<std::string>& args) {
 }  // namespace
 
 int pgn_command(const std::vector<std::string>& args) {
-    if (args.empty()) return print_error("usage", std::string("pgn needs a subcommand\n") + kUsage);
+    if (args.empty()) return json_error("usage", std::string("pgn needs a subcommand\n") + kUsage);
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     if (args[0] == "import") return import_command(rest);
     if (args[0] == "export") return export_command(rest);
@@ -273,7 +249,7 @@ int pgn_command(const std::vector<std::string>& args) {
         std::cout << kUsage;
         return 0;
     }
-    return print_error("usage", "unknown pgn subcommand '" + args[0] + "' (import, export)");
+    return json_error("usage", "unknown pgn subcommand '" + args[0] + "' (import, export)");
 }
 
 }  // namespace xq::tool

@@ -2,11 +2,11 @@
 // Chinese) as a Game and prints one line of JSON describing where the game stands, or a JSON error
 // (exit 2) for a bad FEN or move.
 
-#include <boost/program_options.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cli.h"
 #include "commands.h"
 #include "common/fen.h"
 #include "common/game.h"
@@ -16,15 +16,10 @@
 namespace xq::tool {
 namespace {
 
-namespace po = boost::program_options;
 using nlohmann::json;
 
-int print_error(std::string_view code, const std::string& message, std::optional<std::size_t> index = {}) {
-    json out = {{"error", code}, {"message", message}};
-    if (index) out["index"] = *index;
-    std::cout << out.dump() << std::endl;
-    return 2;
-}
+constexpr const char* kUsage =
+    "usage: xq-tool rules --fen FEN|startpos [--moves \"h2e2 h9g7 ...\"] [--rules pikafish|strict]\n";
 
 json nullable(std::string_view text) { return text.empty() ? json(nullptr) : json(text); }
 
@@ -74,33 +69,23 @@ int rules_command(const std::vector<std::string>& args) {
         "repetition policy for the disputed cases: pikafish (default: check plus chase draws, a pinned "
         "piece chases its pinner) or strict (check plus chase loses, pinned pieces never chase)");
     po::variables_map vm;
-    try {
-        po::store(po::command_line_parser(args).options(options).run(), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        return print_error("usage", e.what());
-    }
-    if (vm.count("help")) {
-        std::cout << "usage: xq-tool rules --fen FEN|startpos [--moves \"h2e2 h9g7 ...\"] [--rules pikafish|strict]\n"
-                  << options;
-        return 0;
-    }
+    if (const auto done = parse_options(args, options, {}, kUsage, vm)) return *done;
     if (rules != "pikafish" && rules != "strict")
-        return print_error("usage", "--rules must be pikafish or strict, got '" + rules + "'");
+        return json_error("usage", "--rules must be pikafish or strict, got '" + rules + "'");
     auto start = parse_fen(fen == "startpos" ? kStartFen : fen);
-    if (!start) return print_error(code_name(start.error().code), start.error().message);
+    if (!start) return json_error(code_name(start.error().code), start.error().message);
 
     Game game(*start, rules == "strict" ? RulesPolicy::strict() : RulesPolicy::pikafish());
     std::istringstream tokens(moves);
     std::string token;
     for (std::size_t index = 0; tokens >> token; ++index) {
         if (game.is_over())
-            return print_error("game_over", "move '" + token + "': the game is already over (" +
+            return json_error("game_over", "move '" + token + "': the game is already over (" +
                                                 game.outcome().explanation + ")", index);
         const auto move = parse_move(game.position(), token);
-        if (!move) return print_error(code_name(move.error().code), move.error().message, index);
+        if (!move) return json_error(code_name(move.error().code), move.error().message, index);
         if (auto played = game.play(*move); !played)
-            return print_error(code_name(played.error().code), played.error().message, index);
+            return json_error(code_name(played.error().code), played.error().message, index);
     }
     std::cout << describe(game).dump() << std::endl;
     return 0;
