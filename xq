@@ -10,7 +10,8 @@ tool="$build/tools/xq-tool"
 # Everything the build, the tests and the tools need, from Debian's archive.
 packages=(
   cmake ninja-build g++ pkg-config
-  libgtest-dev libboost-program-options-dev nlohmann-json3-dev
+  libgtest-dev libboost-dev libboost-program-options-dev nlohmann-json3-dev
+  libprotobuf-dev protobuf-compiler libsqlite3-dev
   fairy-stockfish xvfb xauth
 )
 

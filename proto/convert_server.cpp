@@ -1,0 +1,382 @@
+// ServerMessage <-> xiangqi.v1.ServerMessage, one fill/read pair per reply or event.
+#include "convert.h"
+
+namespace xq::proto::detail {
+
+namespace {
+
+// The shared types' converters, which the local overloads below would otherwise hide.
+using detail::fill;
+using detail::read;
+
+void fill(pb::Welcome& out, const Welcome& in) {
+    out.set_server(in.server);
+    out.set_protocol_version(in.protocol_version);
+    out.set_session_id(in.session_id);
+}
+Welcome read(const pb::Welcome& in, Reader&) {
+    return Welcome{in.server(), in.protocol_version(), in.session_id()};
+}
+
+void fill(pb::Pong& out, const Pong& in) { out.set_nonce(in.nonce); }
+Pong read(const pb::Pong& in, Reader&) { return Pong{in.nonce()}; }
+
+void fill(pb::Error& out, const Error& in) {
+    out.set_code(static_cast<pb::Error::Code>(in.code));
+    out.set_message(in.message);
+    out.set_game_id(in.game_id);
+    out.set_reason(in.reason);
+    out.set_explanation(in.explanation);
+}
+// A code from a newer server reads as Unspecified: the message still says what went wrong.
+Error read(const pb::Error& in, Reader&) {
+    const int code = in.code();
+    return Error{code >= 0 && code < kErrorCodeCount ? static_cast<ErrorCode>(code) : ErrorCode::Unspecified,
+                 in.message(), in.game_id(), in.reason(), in.explanation()};
+}
+
+void fill(pb::GameList& out, const GameList& in) {
+    for (const auto& g : in.open) fill(*out.add_open(), g);
+    for (const auto& g : in.live) fill(*out.add_live(), g);
+}
+GameList read(const pb::GameList& in, Reader& r) {
+    GameList out;
+    for (const auto& g : in.open()) out.open.push_back(read(g, r));
+    for (const auto& g : in.live()) out.live.push_back(read(g, r));
+    return out;
+}
+
+void fill(pb::Seated& out, const Seated& in) {
+    out.set_game_id(in.game_id);
+    out.set_side(wire_side(in.side));
+    out.set_join_code(in.join_code);
+    out.set_resume_token(in.resume_token);
+}
+Seated read(const pb::Seated& in, Reader& r) {
+    return Seated{in.game_id(), r.side(in.side(), "seated.side"), in.join_code(), in.resume_token()};
+}
+
+void fill(pb::Seeking& out, const Seeking& in) { fill(*out.mutable_time_control(), in.time_control); }
+Seeking read(const pb::Seeking& in, Reader& r) { return Seeking{read(in.time_control(), r)}; }
+
+void fill(pb::Left& out, const Left& in) { out.set_game_id(in.game_id); }
+Left read(const pb::Left& in, Reader&) { return Left{in.game_id()}; }
+
+void fill(pb::GameStarted& out, const GameStarted& in) {
+    out.set_game_id(in.game_id);
+    out.set_version(in.version);
+    out.set_red(in.red);
+    out.set_black(in.black);
+    fill(*out.mutable_time_control(), in.time_control);
+    out.set_start_fen(in.start_fen);
+    fill(*out.mutable_clock(), in.clock);
+}
+GameStarted read(const pb::GameStarted& in, Reader& r) {
+    return GameStarted{in.game_id(),   in.version(),       in.red(), in.black(), read(in.time_control(), r),
+                       in.start_fen(), read(in.clock(), r)};
+}
+
+void fill(pb::MoveMade& out, const MoveMade& in) {
+    out.set_game_id(in.game_id);
+    out.set_version(in.version);
+    out.set_ply(in.ply);
+    out.set_move(in.move);
+    fill(*out.mutable_clock(), in.clock);
+    out.set_move_id(in.move_id);
+}
+MoveMade read(const pb::MoveMade& in, Reader& r) {
+    return MoveMade{in.game_id(), in.version(), in.ply(), in.move(), read(in.clock(), r), in.move_id()};
+}
+
+void fill(pb::OfferMade& out, const OfferMade& in) {
+    out.set_game_id(in.game_id);
+    out.set_version(in.version);
+    fill(*out.mutable_offer(), in.offer);
+}
+OfferMade read(const pb::OfferMade& in, Reader& r) {
+    return OfferMade{in.game_id(), in.version(), read(in.offer(), r)};
+}
+
+void fill(pb::OfferAnswered& out, const OfferAnswered& in) {
+    out.set_game_id(in.game_id);
+    out.set_version(in.version);
+    out.set_kind(wire<pb::OfferKind>(in.kind));
+    out.set_side(wire<pb::Side>(in.side));
+    out.set_accepted(in.accepted);
+}
+OfferAnswered read(const pb::OfferAnswered& in, Reader& r) {
+    return OfferAnswered{in.game_id(), in.version(), r.get<OfferKind>(in.kind(), "offer_answered.kind"),
+                         r.get<Side>(in.side(), "offer_answered.side"), in.accepted()};
+}
+
+void fill(pb::TakebackApplied& out, const TakebackApplied& in) {
+    out.set_game_id(in.game_id);
+    out.set_version(in.version);
+    out.set_plies_removed(in.plies_removed);
+    out.set_ply(in.ply);
+    fill(*out.mutable_clock(), in.clock);
+}
+TakebackApplied read(const pb::TakebackApplied& in, Reader& r) {
+    return TakebackApplied{in.game_id(), in.version(), in.plies_removed(), in.ply(), read(in.clock(), r)};
+}
+
+void fill(pb::ChatLine& out, const ChatLine& in) {
+    out.set_game_id(in.game_id);
+    out.set_version(in.version);
+    out.set_channel(wire<pb::ChatChannel>(in.channel));
+    out.set_from(in.from);
+    out.set_side(wire_side(in.side));
+    out.set_text(in.text);
+}
+ChatLine read(const pb::ChatLine& in, Reader& r) {
+    return ChatLine{in.game_id(),
+                    in.version(),
+                    r.get<ChatChannel>(in.channel(), "chat_line.channel"),
+                    in.from(),
+                    r.side(in.side(), "chat_line.side"),
+                    in.text()};
+}
+
+void fill(pb::GameEnded& out, const GameEnded& in) {
+    out.set_game_id(in.game_id);
+    out.set_version(in.version);
+    fill(*out.mutable_outcome(), in.outcome);
+    fill(*out.mutable_clock(), in.clock);
+}
+GameEnded read(const pb::GameEnded& in, Reader& r) {
+    return GameEnded{in.game_id(), in.version(), read(in.outcome(), r), read(in.clock(), r)};
+}
+
+void fill(pb::GameAborted& out, const GameAborted& in) {
+    out.set_game_id(in.game_id);
+    out.set_version(in.version);
+    out.set_side(wire_side(in.side));
+    out.set_explanation(in.explanation);
+}
+GameAborted read(const pb::GameAborted& in, Reader& r) {
+    return GameAborted{in.game_id(), in.version(), r.side(in.side(), "game_aborted.side"), in.explanation()};
+}
+
+void fill(pb::SpectatorCount& out, const SpectatorCount& in) {
+    out.set_game_id(in.game_id);
+    out.set_count(in.count);
+}
+SpectatorCount read(const pb::SpectatorCount& in, Reader&) {
+    return SpectatorCount{in.game_id(), in.count()};
+}
+
+void fill(pb::PlayerConnection& out, const PlayerConnection& in) {
+    out.set_game_id(in.game_id);
+    out.set_side(wire<pb::Side>(in.side));
+    fill(*out.mutable_player(), in.player);
+}
+PlayerConnection read(const pb::PlayerConnection& in, Reader& r) {
+    return PlayerConnection{in.game_id(), r.get<Side>(in.side(), "player_connection.side"),
+                            read(in.player(), r)};
+}
+
+// The oneof slot of a versioned event when replayed inside Resumed.
+pb::GameStarted* slot(pb::RoomEvent& m, const GameStarted&) { return m.mutable_game_started(); }
+pb::MoveMade* slot(pb::RoomEvent& m, const MoveMade&) { return m.mutable_move_made(); }
+pb::OfferMade* slot(pb::RoomEvent& m, const OfferMade&) { return m.mutable_offer_made(); }
+pb::OfferAnswered* slot(pb::RoomEvent& m, const OfferAnswered&) { return m.mutable_offer_answered(); }
+pb::TakebackApplied* slot(pb::RoomEvent& m, const TakebackApplied&) { return m.mutable_takeback_applied(); }
+pb::ChatLine* slot(pb::RoomEvent& m, const ChatLine&) { return m.mutable_chat_line(); }
+pb::GameEnded* slot(pb::RoomEvent& m, const GameEnded&) { return m.mutable_game_ended(); }
+pb::GameAborted* slot(pb::RoomEvent& m, const GameAborted&) { return m.mutable_game_aborted(); }
+
+void fill(pb::RoomEvent& out, const RoomEvent& in) {
+    std::visit([&](const auto& event) { fill(*slot(out, event), event); }, in);
+}
+// An empty or unknown event kind is refused: replaying a log with a hole would corrupt the game.
+RoomEvent read(const pb::RoomEvent& in, Reader& r) {
+    using K = pb::RoomEvent::EventCase;
+    switch (in.event_case()) {
+        case K::kGameStarted:
+            return read(in.game_started(), r);
+        case K::kMoveMade:
+            return read(in.move_made(), r);
+        case K::kOfferMade:
+            return read(in.offer_made(), r);
+        case K::kOfferAnswered:
+            return read(in.offer_answered(), r);
+        case K::kTakebackApplied:
+            return read(in.takeback_applied(), r);
+        case K::kChatLine:
+            return read(in.chat_line(), r);
+        case K::kGameEnded:
+            return read(in.game_ended(), r);
+        case K::kGameAborted:
+            return read(in.game_aborted(), r);
+        case K::EVENT_NOT_SET:
+            break;
+    }
+    r.fail("resumed.events.event", 0);
+    return RoomEvent{};
+}
+
+void fill(pb::Snapshot& out, const Snapshot& in) {
+    out.set_game_id(in.game_id);
+    out.set_version(in.version);
+    out.set_status(wire<pb::GameStatus>(in.status));
+    fill(*out.mutable_time_control(), in.time_control);
+    out.set_is_private(in.is_private);
+    out.set_start_fen(in.start_fen);
+    out.mutable_moves()->Add(in.moves.begin(), in.moves.end());
+    fill(*out.mutable_clock(), in.clock);
+    fill(*out.mutable_red(), in.red);
+    fill(*out.mutable_black(), in.black);
+    if (in.outcome) fill(*out.mutable_outcome(), *in.outcome);
+    for (const auto& offer : in.pending_offers) fill(*out.add_pending_offers(), offer);
+    out.set_spectators(in.spectators);
+    out.set_your_side(wire_side(in.your_side));
+    for (const auto& line : in.chat) fill(*out.add_chat(), line);
+}
+Snapshot read(const pb::Snapshot& in, Reader& r) {
+    Snapshot out;
+    out.game_id = in.game_id();
+    out.version = in.version();
+    out.status = r.get<GameStatus>(in.status(), "snapshot.status");
+    out.time_control = read(in.time_control(), r);
+    out.is_private = in.is_private();
+    out.start_fen = in.start_fen();
+    out.moves.assign(in.moves().begin(), in.moves().end());
+    out.clock = read(in.clock(), r);
+    out.red = read(in.red(), r);
+    out.black = read(in.black(), r);
+    if (in.has_outcome()) out.outcome = read(in.outcome(), r);
+    for (const auto& offer : in.pending_offers()) out.pending_offers.push_back(read(offer, r));
+    out.spectators = in.spectators();
+    out.your_side = r.side(in.your_side(), "snapshot.your_side");
+    for (const auto& line : in.chat()) out.chat.push_back(read(line, r));
+    return out;
+}
+
+void fill(pb::Resumed& out, const Resumed& in) {
+    out.set_game_id(in.game_id);
+    out.set_your_side(wire_side(in.your_side));
+    for (const auto& event : in.events) fill(*out.add_events(), event);
+    fill(*out.mutable_clock(), in.clock);
+    fill(*out.mutable_red(), in.red);
+    fill(*out.mutable_black(), in.black);
+    out.set_spectators(in.spectators);
+}
+Resumed read(const pb::Resumed& in, Reader& r) {
+    Resumed out{in.game_id(),
+                r.side(in.your_side(), "resumed.your_side"),
+                {},
+                read(in.clock(), r),
+                read(in.red(), r),
+                read(in.black(), r),
+                in.spectators()};
+    for (const auto& event : in.events()) out.events.push_back(read(event, r));
+    return out;
+}
+
+void fill(pb::ArchiveList& out, const ArchiveList& in) {
+    for (const auto& entry : in.games) fill(*out.add_games(), entry);
+    out.set_total(in.total);
+}
+ArchiveList read(const pb::ArchiveList& in, Reader& r) {
+    ArchiveList out{{}, in.total()};
+    for (const auto& entry : in.games()) out.games.push_back(read(entry, r));
+    return out;
+}
+
+void fill(pb::ArchivedGame& out, const ArchivedGame& in) {
+    fill(*out.mutable_entry(), in.entry);
+    out.set_start_fen(in.start_fen);
+    out.mutable_moves()->Add(in.moves.begin(), in.moves.end());
+    out.set_pgn(in.pgn);
+}
+ArchivedGame read(const pb::ArchivedGame& in, Reader& r) {
+    return ArchivedGame{
+        read(in.entry(), r), in.start_fen(), {in.moves().begin(), in.moves().end()}, in.pgn()};
+}
+
+// The oneof slot each server message goes into.
+pb::Welcome* slot(pb::ServerMessage& m, const Welcome&) { return m.mutable_welcome(); }
+pb::Pong* slot(pb::ServerMessage& m, const Pong&) { return m.mutable_pong(); }
+pb::Error* slot(pb::ServerMessage& m, const Error&) { return m.mutable_error(); }
+pb::GameList* slot(pb::ServerMessage& m, const GameList&) { return m.mutable_game_list(); }
+pb::Seated* slot(pb::ServerMessage& m, const Seated&) { return m.mutable_seated(); }
+pb::Seeking* slot(pb::ServerMessage& m, const Seeking&) { return m.mutable_seeking(); }
+pb::Left* slot(pb::ServerMessage& m, const Left&) { return m.mutable_left(); }
+pb::Snapshot* slot(pb::ServerMessage& m, const Snapshot&) { return m.mutable_snapshot(); }
+pb::Resumed* slot(pb::ServerMessage& m, const Resumed&) { return m.mutable_resumed(); }
+pb::GameStarted* slot(pb::ServerMessage& m, const GameStarted&) { return m.mutable_game_started(); }
+pb::MoveMade* slot(pb::ServerMessage& m, const MoveMade&) { return m.mutable_move_made(); }
+pb::OfferMade* slot(pb::ServerMessage& m, const OfferMade&) { return m.mutable_offer_made(); }
+pb::OfferAnswered* slot(pb::ServerMessage& m, const OfferAnswered&) { return m.mutable_offer_answered(); }
+pb::TakebackApplied* slot(pb::ServerMessage& m, const TakebackApplied&) {
+    return m.mutable_takeback_applied();
+}
+pb::ChatLine* slot(pb::ServerMessage& m, const ChatLine&) { return m.mutable_chat_line(); }
+pb::GameEnded* slot(pb::ServerMessage& m, const GameEnded&) { return m.mutable_game_ended(); }
+pb::GameAborted* slot(pb::ServerMessage& m, const GameAborted&) { return m.mutable_game_aborted(); }
+pb::SpectatorCount* slot(pb::ServerMessage& m, const SpectatorCount&) { return m.mutable_spectator_count(); }
+pb::PlayerConnection* slot(pb::ServerMessage& m, const PlayerConnection&) {
+    return m.mutable_player_connection();
+}
+pb::ArchiveList* slot(pb::ServerMessage& m, const ArchiveList&) { return m.mutable_archive_list(); }
+pb::ArchivedGame* slot(pb::ServerMessage& m, const ArchivedGame&) { return m.mutable_archived_game(); }
+
+}  // namespace
+
+void fill(pb::ServerMessage& out, const ServerMessage& in) {
+    out.set_request_id(in.request_id);
+    std::visit([&](const auto& body) { fill(*slot(out, body), body); }, in.body);
+}
+
+ServerBody read(const pb::ServerMessage& in, Reader& r) {
+    using K = pb::ServerMessage::BodyCase;
+    switch (in.body_case()) {
+        case K::kWelcome:
+            return read(in.welcome(), r);
+        case K::kPong:
+            return read(in.pong(), r);
+        case K::kError:
+            return read(in.error(), r);
+        case K::kGameList:
+            return read(in.game_list(), r);
+        case K::kSeated:
+            return read(in.seated(), r);
+        case K::kSeeking:
+            return read(in.seeking(), r);
+        case K::kLeft:
+            return read(in.left(), r);
+        case K::kSnapshot:
+            return read(in.snapshot(), r);
+        case K::kResumed:
+            return read(in.resumed(), r);
+        case K::kGameStarted:
+            return read(in.game_started(), r);
+        case K::kMoveMade:
+            return read(in.move_made(), r);
+        case K::kOfferMade:
+            return read(in.offer_made(), r);
+        case K::kOfferAnswered:
+            return read(in.offer_answered(), r);
+        case K::kTakebackApplied:
+            return read(in.takeback_applied(), r);
+        case K::kChatLine:
+            return read(in.chat_line(), r);
+        case K::kGameEnded:
+            return read(in.game_ended(), r);
+        case K::kGameAborted:
+            return read(in.game_aborted(), r);
+        case K::kSpectatorCount:
+            return read(in.spectator_count(), r);
+        case K::kPlayerConnection:
+            return read(in.player_connection(), r);
+        case K::kArchiveList:
+            return read(in.archive_list(), r);
+        case K::kArchivedGame:
+            return read(in.archived_game(), r);
+        case K::BODY_NOT_SET:
+            break;
+    }
+    return ServerBody{};  // unreachable: the caller checks for a body first
+}
+
+}  // namespace xq::proto::detail

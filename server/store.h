@@ -1,0 +1,168 @@
+#pragma once
+// The server's durable store, one SQLite file: the archive of finished games and the journal of
+// live ones. A live game is a `games` row with status 'live' plus one `moves` row per ply;
+// finishing it turns the same row into an archived game in one transaction, so a crash leaves a
+// game either live (and recoverable from its journal) or archived, never both or neither.
+//
+// The file runs in WAL mode with synchronous=NORMAL: a commit survives a crash of the process,
+// and the last commits before a power loss may be lost. Batching many moves into one
+// append_moves call (group commit) is what keeps the per-move cost low.
+//
+// A Store is used from one thread (the server's event loop). Nothing here throws.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "common/outcome.h"
+#include "server/sqlite_db.h"
+#include "server/store_error.h"
+
+namespace xq::server {
+
+// Clock settings in whole seconds; move_cap_seconds 0 means no per-move cap.
+struct TimeControlRecord {
+    std::int64_t base_seconds = 0;
+    std::int64_t increment_seconds = 0;
+    std::int64_t move_cap_seconds = 0;
+    friend bool operator==(const TimeControlRecord&, const TimeControlRecord&) = default;
+};
+
+// A finished game as the archive keeps it. Times are unix milliseconds.
+struct ArchivedGame {
+    std::string id;
+    std::string red_name;
+    std::string black_name;
+    TimeControlRecord time_control;
+    std::string start_fen;
+    std::string moves;  // ICCS coordinates separated by single spaces: "h2e2 h9g7"; "" for none
+    Result result = Result::Draw;  // never Ongoing
+    Reason reason = Reason::None;
+    std::string explanation;
+    std::string pgn;
+    std::int64_t started_at_ms = 0;
+    std::int64_t ended_at_ms = 0;
+    friend bool operator==(const ArchivedGame&, const ArchivedGame&) = default;
+};
+
+// One line of the archive list: everything but the moves, the PGN and the explanation.
+struct ArchiveSummary {
+    std::string id;
+    std::string red_name;
+    std::string black_name;
+    TimeControlRecord time_control;
+    Result result = Result::Draw;
+    Reason reason = Reason::None;
+    int ply_count = 0;
+    std::int64_t started_at_ms = 0;
+    std::int64_t ended_at_ms = 0;
+};
+
+// A page of the archive, newest first (by ended_at, then id), with the count of every match.
+struct ArchivePage {
+    std::vector<ArchiveSummary> games;
+    std::int64_t total = 0;
+};
+
+// What the server knows of a game when it starts. The resume tokens let a player who lost the
+// connection take the seat back; they are erased when the game finishes.
+struct LiveGameRecord {
+    std::string id;
+    std::string red_name;
+    std::string black_name;
+    std::string red_token;
+    std::string black_token;
+    TimeControlRecord time_control;
+    std::string start_fen;
+    std::int64_t created_at_ms = 0;
+    friend bool operator==(const LiveGameRecord&, const LiveGameRecord&) = default;
+};
+
+// One accepted move. Plies of a game are 1, 2, 3, ... with no gap; the clocks are what each side
+// had left once the move was made (increment included).
+struct JournalMove {
+    std::string game_id;
+    int ply = 0;
+    std::string iccs;         // "h2e2"
+    std::int64_t move_id = 0; // the client's id for the move, echoed in acknowledgements
+    std::int64_t red_ms = 0;
+    std::int64_t black_ms = 0;
+    std::int64_t at_ms = 0;
+    friend bool operator==(const JournalMove&, const JournalMove&) = default;
+};
+
+// An unfinished game as found on disk, for crash recovery: its record and its moves in ply order.
+struct LiveGame {
+    LiveGameRecord record;
+    std::vector<JournalMove> moves;
+};
+
+// How a live game ended; the archive row takes its moves from the journal.
+struct GameEnding {
+    Result result = Result::Draw;  // never Ongoing
+    Reason reason = Reason::None;
+    std::string explanation;
+    std::string pgn;
+    std::optional<std::int64_t> started_at_ms;  // nullopt: the live game's created_at
+    std::int64_t ended_at_ms = 0;
+};
+
+struct StoreOptions {
+    int busy_timeout_ms = 5000;
+    // synchronous=FULL also survives power loss, at one fsync per commit (see store_bench).
+    bool sync_full = false;
+};
+
+// $XDG_DATA_HOME/xiangqi/xiangqi.db, else $HOME/.local/share/xiangqi/xiangqi.db. A relative
+// XDG_DATA_HOME is ignored, as the XDG spec says. Creating the directory is the caller's business.
+StoreResult<std::filesystem::path> default_db_path();
+// The same rule with the variables passed in (nullopt: unset).
+StoreResult<std::filesystem::path> db_path_from(std::optional<std::string_view> xdg_data_home,
+                                                std::optional<std::string_view> home);
+
+class Store {
+public:
+    static constexpr int kSchemaVersion = 1;
+
+    // Opens or creates the file, sets the connection up and brings the schema to kSchemaVersion.
+    // The directory must exist. A file that is not a store gives corrupt or open_failed.
+    static StoreResult<Store> open(const std::filesystem::path& path, StoreOptions options = {});
+
+    // The archive. A second game with the same id is a constraint error.
+    StoreResult<void> archive_game(const ArchivedGame& game);
+    // offset >= 0, 1 <= limit <= kMaxPage. `player` matches either side's name exactly.
+    StoreResult<ArchivePage> list_archived(std::int64_t offset, std::int64_t limit,
+                                           std::optional<std::string_view> player = std::nullopt);
+    StoreResult<ArchivedGame> fetch_archived(std::string_view id);
+    static constexpr std::int64_t kMaxPage = 500;
+
+    // The live-game journal. A game id is unique across live and archived games.
+    StoreResult<void> begin_live_game(const LiveGameRecord& game);
+    // Stores every move in one transaction: all of them, or none if any is refused (a ply stored
+    // already, a gap, a game that is not live). Call once per event-loop turn with that turn's moves.
+    StoreResult<void> append_moves(std::span<const JournalMove> moves);
+    // Archives a live game from its journal; returns the archived record. not_found if the id is
+    // not a live game.
+    StoreResult<ArchivedGame> finish_live_game(std::string_view id, const GameEnding& ending);
+    // Every unfinished game, oldest first, each with its moves in ply order.
+    StoreResult<std::vector<LiveGame>> load_live_games();
+
+    int schema_version() const { return schema_version_; }
+
+private:
+    explicit Store(sql::Database db) : db_(std::move(db)) {}
+
+    StoreResult<void> configure(const StoreOptions& options);
+    StoreResult<void> migrate();
+    StoreResult<std::vector<JournalMove>> journal_of(std::string_view id);
+
+    sql::Database db_;
+    int schema_version_ = 0;
+};
+
+}  // namespace xq::server

@@ -1,0 +1,133 @@
+// The store's schema and its migrations. PRAGMA user_version holds the schema version: 0 is a
+// new (empty) file, and kMigrations[v] takes a file from version v to v + 1 inside one write
+// transaction, so a file is always at a whole version.
+
+#include <array>
+#include <string_view>
+
+#include "server/store.h"
+
+namespace xq::server {
+
+using sql::in_context;
+
+namespace {
+
+// Version 1: games (live or archived, told apart by status) and the per-ply move journal.
+// STRICT makes SQLite check column types; the CHECKs keep an archived row complete.
+constexpr std::string_view kSchemaV1 = R"sql(
+CREATE TABLE games (
+    id                TEXT PRIMARY KEY NOT NULL,
+    status            TEXT NOT NULL CHECK (status IN ('live', 'archived')),
+    red_name          TEXT NOT NULL,
+    black_name        TEXT NOT NULL,
+    red_token         TEXT,
+    black_token       TEXT,
+    base_seconds      INTEGER NOT NULL CHECK (base_seconds >= 0),
+    increment_seconds INTEGER NOT NULL CHECK (increment_seconds >= 0),
+    move_cap_seconds  INTEGER NOT NULL CHECK (move_cap_seconds >= 0),
+    start_fen         TEXT NOT NULL,
+    created_at        INTEGER NOT NULL,
+    started_at        INTEGER,
+    ended_at          INTEGER,
+    result            TEXT CHECK (result IN ('red_wins', 'black_wins', 'draw')),
+    reason            TEXT,
+    explanation       TEXT,
+    moves             TEXT,
+    ply_count         INTEGER,
+    pgn               TEXT,
+    CHECK ((status = 'live') = (result IS NULL)),
+    CHECK (status = 'live' OR (started_at IS NOT NULL AND ended_at IS NOT NULL AND reason IS NOT NULL
+                               AND explanation IS NOT NULL AND moves IS NOT NULL
+                               AND ply_count IS NOT NULL AND pgn IS NOT NULL))
+) STRICT;
+
+CREATE INDEX games_archive_order ON games (status, ended_at DESC, id DESC);
+CREATE INDEX games_by_red ON games (red_name, status, ended_at DESC, id DESC);
+CREATE INDEX games_by_black ON games (black_name, status, ended_at DESC, id DESC);
+
+CREATE TABLE moves (
+    game_id  TEXT NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    ply      INTEGER NOT NULL CHECK (ply >= 1),
+    iccs     TEXT NOT NULL,
+    move_id  INTEGER NOT NULL,
+    red_ms   INTEGER NOT NULL,
+    black_ms INTEGER NOT NULL,
+    at       INTEGER NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) STRICT, WITHOUT ROWID;
+
+-- The journal only grows at its end, and only while the game is live: a stored ply, a gap or a
+-- finished game is refused (a constraint error), so recovery can replay the moves as they are.
+CREATE TRIGGER moves_append_only BEFORE INSERT ON moves
+BEGIN
+    SELECT RAISE(ABORT, 'moves can only be appended to a live game')
+    WHERE (SELECT status FROM games WHERE id = NEW.game_id) IS NOT 'live';
+    SELECT RAISE(ABORT, 'ply is not the next ply of its game (stored already, or a gap)')
+    WHERE NEW.ply <> (SELECT COALESCE(MAX(ply), 0) + 1 FROM moves WHERE game_id = NEW.game_id);
+END;
+)sql";
+
+constexpr std::array<std::string_view, Store::kSchemaVersion> kMigrations = {kSchemaV1};
+
+StoreResult<int> read_user_version(sql::Database& db) {
+    auto q = db.query("PRAGMA user_version");
+    if (!q) return std::unexpected(std::move(q.error()));
+    auto row = q->next();
+    if (!row) return std::unexpected(std::move(row.error()));
+    return *row ? static_cast<int>(q->int64(0)) : 0;
+}
+
+StoreResult<std::int64_t> count_schema_objects(sql::Database& db) {
+    auto q = db.query("SELECT count(*) FROM sqlite_schema");
+    if (!q) return std::unexpected(std::move(q.error()));
+    auto row = q->next();
+    if (!row) return std::unexpected(std::move(row.error()));
+    return *row ? q->int64(0) : 0;
+}
+
+}  // namespace
+
+StoreResult<void> Store::migrate() {
+    auto version = read_user_version(db_);
+    if (!version) return std::unexpected(in_context(std::move(version.error()), "read schema version"));
+    if (*version > kSchemaVersion) {
+        return std::unexpected(StoreError{StoreErrorCode::VersionMismatch,
+                                          "schema version " + std::to_string(*version) +
+                                              " is newer than this program's " + std::to_string(kSchemaVersion)});
+    }
+    // Reading the schema also catches a damaged schema page that the header check let through.
+    auto objects = count_schema_objects(db_);
+    if (!objects) return std::unexpected(in_context(std::move(objects.error()), "read schema"));
+    if (*version == kSchemaVersion) {
+        schema_version_ = *version;
+        return {};
+    }
+
+    auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
+    if (!tx) return std::unexpected(std::move(tx.error()));
+    // Read again under the write lock: another process may have migrated meanwhile.
+    version = read_user_version(db_);
+    if (!version) return std::unexpected(in_context(std::move(version.error()), "read schema version"));
+    objects = count_schema_objects(db_);
+    if (!objects) return std::unexpected(in_context(std::move(objects.error()), "read schema"));
+    if (*version == 0 && *objects != 0) {
+        return std::unexpected(StoreError{StoreErrorCode::OpenFailed,
+                                          "a SQLite database with tables but no schema version: not a xiangqi store"});
+    }
+    for (int v = *version; v < kSchemaVersion; ++v) {
+        auto step = db_.exec(std::string(kMigrations[static_cast<std::size_t>(v)]));
+        if (!step) {
+            return std::unexpected(in_context(std::move(step.error()), "migrate schema to version " + std::to_string(v + 1)));
+        }
+    }
+    // PRAGMA takes no bound parameters; the value is our own constant.
+    auto stamped = db_.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+    if (!stamped) return std::unexpected(in_context(std::move(stamped.error()), "set schema version"));
+    auto committed = tx->commit();
+    if (!committed) return std::unexpected(std::move(committed.error()));
+    schema_version_ = kSchemaVersion;
+    return {};
+}
+
+}  // namespace xq::server

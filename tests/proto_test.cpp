@@ -1,0 +1,205 @@
+// The wire protocol's codec: every message survives encode -> decode unchanged, in both
+// directions, and replies echo the request id.
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <vector>
+
+#include "proto/codec.h"
+#include "proto/frame.h"
+
+namespace xq::proto {
+namespace {
+
+constexpr const char* kStart = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+TimeControl blitz() { return TimeControl{5, 3, std::nullopt}; }
+TimeControl capped() { return TimeControl{10, 5, 60}; }
+Clock running(Side side) { return Clock{298'500, 300'000, side, std::nullopt}; }
+Clock stopped() { return Clock{120'000, 0, std::nullopt, std::nullopt}; }
+Clock with_cap() { return Clock{600'000, 595'000, Side::Black, 42'000}; }
+
+Outcome perpetual() {
+    return Outcome{GameResult::BlackWins,
+                   "perpetual_check",
+                   "Red loses: it checked on every move of a 3-fold repetition, moves 21-24.",
+                   47,
+                   {41, 43, 45, 47}};
+}
+
+GameSummary open_game() {
+    return GameSummary{7, GameStatus::Waiting, "alice", ColorChoice::Random, "", "", blitz(), 0, 0, false};
+}
+GameSummary live_game() {
+    return GameSummary{8,   GameStatus::Playing, "bob", ColorChoice::Black, "carol", "bob", capped(), 31, 4,
+                       true};
+}
+ArchiveEntry archived() { return ArchiveEntry{12, "alice", "bob", blitz(), perpetual(), 1'760'000'000'123}; }
+
+// Every versioned event, as both a pushed message and an entry of Resumed.
+std::vector<RoomEvent> all_events() {
+    return {
+        GameStarted{7, 1, "alice", "bob", blitz(), kStart, Clock{300'000, 300'000, Side::Red, {}}},
+        MoveMade{7, 2, 1, "h2e2", running(Side::Black), 0},
+        MoveMade{7, 3, 2, "h9g7", running(Side::Red), 99},
+        OfferMade{7, 4, Offer{OfferKind::Draw, Side::Red}},
+        OfferAnswered{7, 5, OfferKind::Takeback, Side::Black, true},
+        TakebackApplied{7, 6, 2, 0, with_cap()},
+        ChatLine{7, 7, ChatChannel::Players, "alice", Side::Red, "good luck 祝你好运"},
+        ChatLine{7, 0, ChatChannel::Spectators, "dave", std::nullopt, "nice"},
+        GameEnded{7, 8, perpetual(), stopped()},
+        GameAborted{7, 9, std::nullopt, "Nobody moved within 30 seconds."},
+        GameAborted{7, 9, Side::Black, ""},
+    };
+}
+
+std::vector<ClientBody> all_client_bodies() {
+    return {
+        Hello{"xiangqi-sfml/0.1", "alice", 1},
+        Hello{"", "", 0},
+        Ping{0xfeedface'cafebeefULL},
+        ListGames{},
+        CreateGame{blitz(), ColorChoice::Random, false},
+        CreateGame{capped(), ColorChoice::Black, true},
+        CreateGame{blitz(), ColorChoice::Red, false},
+        JoinGame{7, "K3Y9"},
+        QuickMatch{capped()},
+        Leave{0},
+        Leave{7},
+        WatchGame{8, "code"},
+        MakeMove{7, "h2e2", 1234, 0},
+        Resign{7},
+        MakeOffer{7, OfferKind::Draw},
+        MakeOffer{7, OfferKind::Takeback},
+        AnswerOffer{7, OfferKind::Draw, true},
+        AnswerOffer{7, OfferKind::Takeback, false},
+        Abort{7},
+        SendChat{7, ChatChannel::Players, "hi"},
+        SendChat{7, ChatChannel::Spectators, "what a move"},
+        Resume{7, "3f1c0d9ab2e54c77", 41},
+        Claim{7, ClaimKind::Win},
+        Claim{7, ClaimKind::Draw},
+        ListArchive{20, 10, "bob"},
+        GetArchived{12},
+    };
+}
+
+std::vector<ServerBody> all_server_bodies() {
+    std::vector<ServerBody> bodies = {
+        Welcome{"Club", 1, "s-0001"},
+        Pong{17},
+        Error{ErrorCode::BannedByRepetition, "a2a3 is banned", 7, "perpetual_chase",
+              "Red may not play a2a3: it would chase the horse a third time."},
+        Error{ErrorCode::UnsupportedVersion, "server speaks 1, client 2", 0, "", ""},
+        GameList{{open_game()}, {live_game(), live_game()}},
+        GameList{},
+        Seated{7, Side::Red, "", "tok-red"},
+        Seated{9, std::nullopt, "K3Y9", "tok"},
+        Seeking{blitz()},
+        Left{0},
+        Snapshot{8,
+                 12,
+                 GameStatus::Finished,
+                 capped(),
+                 true,
+                 kStart,
+                 {"h2e2", "h9g7", "h0g2"},
+                 stopped(),
+                 PlayerInfo{"carol", true, std::nullopt},
+                 PlayerInfo{"bob", false, 25'000},
+                 perpetual(),
+                 {Offer{OfferKind::Draw, Side::Black}, Offer{OfferKind::Takeback, Side::Red}},
+                 3,
+                 Side::Black,
+                 {ChatLine{8, 0, ChatChannel::Spectators, "dave", std::nullopt, "gg"}}},
+        Snapshot{},
+        Resumed{7, Side::Red, all_events(), running(Side::Red), PlayerInfo{"alice", true, {}},
+                PlayerInfo{"bob", true, {}}, 2},
+        SpectatorCount{7, 5},
+        PlayerConnection{7, Side::Black, PlayerInfo{"bob", false, 60'000}},
+        PlayerConnection{7, Side::Red, PlayerInfo{"alice", true, std::nullopt}},
+        ArchiveList{{archived(), archived()}, 213},
+        ArchivedGame{archived(), kStart, {"h2e2", "h9g7"}, "[Event \"Casual\"]\n\n1. C2.5 H8+7 0-1\n"},
+    };
+    for (const auto& event : all_events()) {
+        std::visit([&](const auto& e) { bodies.emplace_back(e); }, event);
+    }
+    return bodies;
+}
+
+TEST(ProtoRoundTrip, EveryClientMessage) {
+    std::set<std::size_t> kinds;
+    std::uint64_t id = 1;
+    for (const auto& body : all_client_bodies()) {
+        const ClientMessage sent{id++, body};
+        const auto got = decode_client(encode(sent));
+        ASSERT_TRUE(got) << "kind " << body.index() << ": " << got.error().message;
+        EXPECT_EQ(*got, sent) << "kind " << body.index();
+        kinds.insert(body.index());
+    }
+    EXPECT_EQ(kinds.size(), std::variant_size_v<ClientBody>) << "a request kind is not covered";
+}
+
+TEST(ProtoRoundTrip, EveryServerMessage) {
+    std::set<std::size_t> kinds;
+    std::set<std::size_t> event_kinds;
+    for (const auto& event : all_events()) event_kinds.insert(event.index());
+    for (const auto& body : all_server_bodies()) {
+        for (const std::uint64_t id : {std::uint64_t{0}, std::uint64_t{1} << 63}) {
+            const ServerMessage sent{id, body};
+            const auto got = decode_server(encode(sent));
+            ASSERT_TRUE(got) << "kind " << body.index() << ": " << got.error().message;
+            EXPECT_EQ(*got, sent) << "kind " << body.index();
+        }
+        kinds.insert(body.index());
+    }
+    EXPECT_EQ(kinds.size(), std::variant_size_v<ServerBody>) << "a server kind is not covered";
+    EXPECT_EQ(event_kinds.size(), std::variant_size_v<RoomEvent>) << "an event kind is not covered";
+}
+
+TEST(ProtoRoundTrip, DefaultsSurviveToo) {
+    // Proto3 leaves zero values off the wire: the plain defaults must come back as they were.
+    for (const auto& sent : {ClientMessage{0, Hello{}}, ClientMessage{0, ListGames{}},
+                             ClientMessage{0, MakeMove{}}, ClientMessage{0, CreateGame{}}}) {
+        const auto got = decode_client(encode(sent));
+        ASSERT_TRUE(got) << got.error().message;
+        EXPECT_EQ(*got, sent);
+    }
+}
+
+TEST(ProtoRoundTrip, ErrorCodesKeepTheirNumbersAndNames) {
+    std::set<std::string_view> names;
+    for (int c = 0; c < kErrorCodeCount; ++c) {
+        const auto code = static_cast<ErrorCode>(c);
+        const ServerMessage sent{5, Error{code, "m", 0, "", ""}};
+        const auto got = decode_server(encode(sent));
+        ASSERT_TRUE(got);
+        EXPECT_EQ(*got, sent);
+        names.insert(code_name(code));
+    }
+    EXPECT_EQ(names.size(), static_cast<std::size_t>(kErrorCodeCount));
+    EXPECT_EQ(code_name(ErrorCode::UnsupportedVersion), "unsupported_version");
+    EXPECT_EQ(code_name(ErrorCode::BannedByRepetition), "banned_by_repetition");
+    EXPECT_EQ(code_name(ErrorCode::Internal), "internal");
+}
+
+TEST(ProtoRoundTrip, ReplyEchoesTheRequestId) {
+    // What a server does: decode the request, answer with its id. Pushed events carry 0.
+    const std::string request = encode_frame(ClientMessage{4242, Ping{9}});
+    FrameReader server_in;
+    const auto payloads = server_in.feed(request);
+    ASSERT_TRUE(payloads);
+    ASSERT_EQ(payloads->size(), 1u);
+    const auto ping = decode_client(payloads->front());
+    ASSERT_TRUE(ping);
+    const ServerMessage reply{ping->request_id, Pong{std::get<Ping>(ping->body).nonce}};
+    const auto got = decode_server(encode(reply));
+    ASSERT_TRUE(got);
+    EXPECT_EQ(got->request_id, 4242u);
+    EXPECT_EQ(std::get<Pong>(got->body).nonce, 9u);
+}
+
+}  // namespace
+}  // namespace xq::proto
