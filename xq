@@ -37,6 +37,8 @@ usage: ./xq COMMAND [ARGS]
   pgn export --fen FEN|startpos --moves "..." [--style xqbase|engine]
              [--notation chinese|traditional|wxf|iccs] [--tag Name=Value ...] [--result R]
                            write one game as PGN
+  server [--listen ADDR:PORT] [--db PATH] [--name NAME] [--log-level L] ...
+                           run the game server (xiangqi-server; --help lists every option)
   bench perft [ROUNDS]     our perft against fairy-stockfish's (depth 5), nodes/s and ratio
   bench differential [GAMES]
                            the Fairy-Stockfish differential test on a larger sample
@@ -104,6 +106,11 @@ case "$command" in
       ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@"
     ;;
   build) build_all ;;
+  server)
+    ensure_tool
+    cmake --build "$build" --target xiangqi-server >/dev/null || cmake --build "$build" --target xiangqi-server >&2
+    exec "$build/server/xiangqi-server" "$@"
+    ;;
   perft | rules | pgn)
     ensure_tool
     exec "$tool" "$command" "$@"

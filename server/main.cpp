@@ -1,0 +1,113 @@
+// xiangqi-server: the authoritative game server. See --help.
+
+#include <boost/program_options.hpp>
+#include <csignal>
+#include <iostream>
+#include <unistd.h>
+
+#include "server/log.h"
+#include "server/server.h"
+
+namespace po = boost::program_options;
+using namespace xq::server;
+
+namespace {
+
+// "ADDR:PORT", "[v6]:PORT" or ":PORT".
+std::optional<tcp::endpoint> parse_endpoint(const std::string& text) {
+    const auto colon = text.rfind(':');
+    if (colon == std::string::npos) return std::nullopt;
+    std::string host = text.substr(0, colon);
+    if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    if (host.empty()) host = "0.0.0.0";
+    boost::system::error_code ec;
+    const auto address = asio::ip::make_address(host, ec);
+    char* end = nullptr;
+    const long port = std::strtol(text.c_str() + colon + 1, &end, 10);
+    if (ec || *end != '\0' || port < 0 || port > 65535) return std::nullopt;
+    return tcp::endpoint(address, static_cast<std::uint16_t>(port));
+}
+
+std::string host_name() {
+    char name[256] = {};
+    return gethostname(name, sizeof name - 1) == 0 && name[0] ? name : "xiangqi";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string listen = "0.0.0.0:7777", db, level = "info", name = host_name();
+    int discovery_port = xq::proto::kDiscoveryPort;
+    std::size_t per_address = 64;
+    po::options_description options("xiangqi-server options");
+    options.add_options()("help", "show this help")(
+        "listen", po::value(&listen)->default_value(listen), "TCP address and port to serve games on")(
+        "db", po::value(&db), "SQLite file for the game archive (default: $XDG_DATA_HOME/xiangqi/xiangqi.db)")(
+        "log-level", po::value(&level)->default_value(level), "debug, info, warn, error or off")(
+        "name", po::value(&name)->default_value(name), "the server's name in LAN discovery and Welcome")(
+        "discovery-port", po::value(&discovery_port)->default_value(discovery_port),
+        "UDP port answering LAN discovery; 0 turns discovery off")(
+        "max-connections-per-address", po::value(&per_address)->default_value(per_address),
+        "connections allowed from one client address");
+    po::variables_map vm;
+    try {
+        po::store(po::parse_command_line(argc, argv, options), vm);
+        po::notify(vm);
+    } catch (const po::error& e) {
+        std::cerr << "xiangqi-server: " << e.what() << "\n" << options;
+        return 2;
+    }
+    if (vm.count("help")) {
+        std::cout << "usage: xiangqi-server [options]\n" << options;
+        return 0;
+    }
+    LogLevel log_level_value;
+    if (!parse_log_level(level, log_level_value)) {
+        std::cerr << "xiangqi-server: unknown log level '" << level << "'\n";
+        return 2;
+    }
+    set_log_level(log_level_value);
+    ServerConfig config;
+    const auto endpoint = parse_endpoint(listen);
+    if (!endpoint) {
+        std::cerr << "xiangqi-server: --listen wants ADDR:PORT, got '" << listen << "'\n";
+        return 2;
+    }
+    config.listen = *endpoint;
+    if (db.empty()) {
+        const auto path = default_db_path();
+        if (!path) {
+            std::cerr << "xiangqi-server: no default database path (" << path.error().message << "); pass --db\n";
+            return 2;
+        }
+        std::error_code ec;
+        std::filesystem::create_directories(path->parent_path(), ec);
+        config.db = *path;
+    } else {
+        config.db = db;
+    }
+    config.name = name;
+    if (discovery_port < 0 || discovery_port > 65535) {
+        std::cerr << "xiangqi-server: --discovery-port must be 0 to 65535\n";
+        return 2;
+    }
+    if (discovery_port > 0) config.discovery = static_cast<std::uint16_t>(discovery_port);
+    config.connections.max_per_address = per_address;
+    try {
+        asio::io_context io(1);
+        Server server(io, config);
+        asio::signal_set signals(io, SIGINT, SIGTERM);
+        signals.async_wait([&](const boost::system::error_code&, int) {
+            log(LogLevel::Info, "shutting down");
+            server.stop();
+            io.stop();
+        });
+        std::signal(SIGPIPE, SIG_IGN);
+        server.start();
+        io.run();
+    } catch (const std::exception& e) {
+        std::cerr << "xiangqi-server: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,190 @@
+#include "server.h"
+
+#include <stdexcept>
+#include <sys/random.h>
+
+#include "proto/codec.h"
+#include "proto/frame.h"
+#include "server/log.h"
+#include "server/wire.h"
+
+namespace xq::server {
+namespace {
+
+// Tokens and join codes are secrets, so they come from the kernel's CSPRNG, not a seeded PRNG.
+std::uint64_t secure_random() {
+    std::uint64_t value = 0;
+    while (getrandom(&value, sizeof value, 0) != sizeof value) {}
+    return value;
+}
+
+Store open_store(const std::filesystem::path& path) {
+    auto store = Store::open(path);
+    if (!store) throw std::runtime_error("cannot open the database: " + store.error().message);
+    return std::move(*store);
+}
+
+std::shared_ptr<const std::string> framed(const proto::ServerMessage& message) {
+    return std::make_shared<const std::string>(proto::encode_frame(message));
+}
+
+}  // namespace
+
+Server::Server(asio::io_context& io, ServerConfig config)
+    : io_(io),
+      config_(std::move(config)),
+      store_(open_store(config_.db)),
+      lobby_(secure_random, [] { return std::chrono::system_clock::now(); },
+             [this](const FinishedGame& game) { on_archive(game); }),
+      listener_(io, config_.listen, config_.connections, config_.session, *this),
+      flag_timer_(io) {
+    if (config_.discovery) {
+        discovery_.emplace(io, udp::endpoint(config_.listen.address(), *config_.discovery), [this] {
+            return proto::DiscoveryReply{config_.name, listener_.port(),
+                                         static_cast<std::uint32_t>(lobby_.open_games(0).size()),
+                                         static_cast<std::uint32_t>(lobby_.live_games(0).size()),
+                                         proto::kProtocolVersion};
+        });
+    }
+}
+
+Server::~Server() = default;
+
+void Server::start() {
+    listener_.start();
+    if (discovery_) discovery_->start();
+    log(LogLevel::Info, "listening on ", config_.listen.address().to_string(), ":", listener_.port(),
+        discovery_ ? ", discovery on UDP " + std::to_string(discovery_->port()) : std::string());
+}
+
+void Server::stop() {
+    listener_.stop();
+    if (discovery_) discovery_->stop();
+    flag_timer_.cancel();
+    std::vector<std::shared_ptr<Session>> sessions;
+    for (auto& [id, client] : clients_) sessions.push_back(client.session);
+    for (auto& session : sessions) session->close(CloseReason::ByServer);
+}
+
+std::optional<std::uint16_t> Server::discovery_port() const {
+    if (!discovery_) return std::nullopt;
+    return discovery_->port();
+}
+
+void Server::on_frame(const std::shared_ptr<Session>& session, std::string payload) {
+    auto [it, fresh] = clients_.try_emplace(session->id());
+    Client& client = it->second;
+    if (fresh) client.session = session;
+    auto message = proto::decode_client(payload);
+    if (!message) {
+        const auto& e = message.error();
+        switch (e.code) {
+            case proto::DecodeErrorCode::UnknownKind:
+                send(client, wire::error(e.request_id, proto::ErrorCode::UnknownMessage, e.message));
+                return;
+            case proto::DecodeErrorCode::EmptyOneof:
+            case proto::DecodeErrorCode::InvalidValue:
+                send(client, wire::error(e.request_id, proto::ErrorCode::BadRequest, e.message));
+                return;
+            default:
+                // A frame that does not parse at all: the stream cannot be trusted any more.
+                send(client, wire::error(0, proto::ErrorCode::MalformedFrame, e.message));
+                session->close(CloseReason::BadFrame, true);
+                return;
+        }
+    }
+    dispatch(client, *message);
+}
+
+void Server::on_bad_frame(const std::shared_ptr<Session>& session, const proto::DecodeError& error) {
+    const auto code = error.code == proto::DecodeErrorCode::Oversize ? proto::ErrorCode::FrameTooLarge
+                                                                     : proto::ErrorCode::MalformedFrame;
+    session->deliver(framed(wire::error(0, code, error.message)));
+}
+
+void Server::on_closed(const std::shared_ptr<Session>& session, CloseReason reason) {
+    listener_.released(*session);
+    log(LogLevel::Debug, "session ", session->id(), " closed: ", to_string(reason));
+    const auto it = clients_.find(session->id());
+    if (it == clients_.end()) return;
+    leave_all(it->second);
+    clients_.erase(it);
+}
+
+void Server::send(Client& client, const proto::ServerMessage& message) { client.session->deliver(framed(message)); }
+
+void Server::send(ParticipantId who, const proto::ServerMessage& message) {
+    if (const auto it = clients_.find(who); it != clients_.end()) send(it->second, message);
+}
+
+void Server::broadcast(const RoomId& id, const Events& events, ParticipantId asker, std::uint64_t request_id) {
+    const Room* room = lobby_.find(id);
+    const auto members = members_.find(id);
+    if (!room || members == members_.end()) return;
+    bool answered = false;
+    for (const Event& e : events) {
+        const auto body = wire::event(*room, e, false);
+        if (!body) continue;
+        // Encoded once for everyone but the asker and the mover, who get their own copies.
+        const auto shared = framed({0, *body});
+        const auto* move = std::get_if<MoveMade>(&e.body);
+        for (const auto& [who, role] : members->second) {
+            if (!e.visible_to(role)) continue;
+            const auto client = clients_.find(who);
+            if (client == clients_.end()) continue;
+            const bool mover = move && room->seat_of(who) == move->mover;
+            const bool is_asker = who == asker && !answered;
+            if (!mover && !is_asker) {
+                client->second.session->deliver(shared);
+                continue;
+            }
+            send(client->second, {is_asker ? request_id : 0, *wire::event(*room, e, mover)});
+            answered |= is_asker;
+        }
+    }
+}
+
+void Server::enter(Client& client, const RoomId& id, Role role) {
+    members_[id][client.session->id()] = role;
+    client.rooms.insert(id);
+}
+
+void Server::leave_all(Client& client) {
+    const ParticipantId who = client.session->id();
+    if (lobby_.is_waiting(who)) (void)lobby_.cancel_quick_match(who);
+    for (const RoomId& id : client.rooms) {
+        if (auto members = members_.find(id); members != members_.end()) {
+            members->second.erase(who);
+            if (members->second.empty()) members_.erase(members);
+        }
+        Room* room = lobby_.find(id);
+        if (!room) continue;
+        const auto events = room->seat_of(who) ? room->set_connected(who, false) : room->remove_spectator(who);
+        if (events) broadcast(id, *events);
+    }
+    client.rooms.clear();
+}
+
+void Server::arm_flag_timer() {
+    const auto deadline = lobby_.next_deadline();
+    if (!deadline) {
+        flag_timer_.cancel();
+        return;
+    }
+    flag_timer_.expires_at(*deadline);
+    flag_timer_.async_wait([this](const boost::system::error_code& ec) {
+        if (ec) return;  // re-armed or stopped
+        const TimePoint at = now();
+        for (const RoomId& id : lobby_.due(at))
+            if (Room* room = lobby_.find(id))
+                if (auto events = room->check_flag(at)) broadcast(id, *events);
+        arm_flag_timer();
+    });
+}
+
+void Server::on_archive(const FinishedGame& game) {
+    if (auto stored = store_.archive_game(wire::archived(game)); !stored)
+        log(LogLevel::Error, "archiving game ", game.id, " failed: ", stored.error().message);
+}
+
+}  // namespace xq::server

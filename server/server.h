@@ -1,0 +1,95 @@
+#pragma once
+// The game server: accepts connections, decodes each frame, routes requests to the lobby and
+// rooms, and sends every room event to the people in that room. Runs on one io_context thread.
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "proto/messages.h"
+#include "server/discovery.h"
+#include "server/listener.h"
+#include "server/lobby.h"
+#include "server/store.h"
+
+namespace xq::server {
+
+struct ServerConfig {
+    tcp::endpoint listen{asio::ip::make_address("0.0.0.0"), 7777};
+    std::filesystem::path db;                // SQLite file; created if absent
+    std::string name = "xiangqi";            // shown in LAN discovery and Welcome
+    std::optional<std::uint16_t> discovery;  // UDP port to answer discovery on; none: off
+    ListenerLimits connections;
+    SessionLimits session;
+};
+
+class Server final : public SessionHandler {
+public:
+    // Opens the store and binds the sockets; throws std::runtime_error naming what failed (startup
+    // is the one place exceptions are allowed: main catches them).
+    Server(asio::io_context& io, ServerConfig config);
+    ~Server() override;
+
+    void start();
+    void stop();
+    std::uint16_t port() const { return listener_.port(); }
+    std::optional<std::uint16_t> discovery_port() const;
+    const Lobby& lobby() const { return lobby_; }
+
+    void on_frame(const std::shared_ptr<Session>& session, std::string payload) override;
+    void on_bad_frame(const std::shared_ptr<Session>& session, const proto::DecodeError& error) override;
+    void on_closed(const std::shared_ptr<Session>& session, CloseReason reason) override;
+
+private:
+    struct Client {
+        std::shared_ptr<Session> session;
+        std::string name;
+        bool greeted = false;
+        std::set<RoomId> rooms;  // rooms it sits in or watches
+    };
+    // Who is in a room, by participant (= session) id.
+    using Members = std::map<ParticipantId, Role>;
+
+    void dispatch(Client& client, const proto::ClientMessage& message);
+    void send(Client& client, const proto::ServerMessage& message);
+    void send(ParticipantId who, const proto::ServerMessage& message);
+    // Sends room events to every member allowed to see them. The one who asked (if any) gets its
+    // copy with its request id, and the mover's copy of a MoveMade carries its move id.
+    void broadcast(const RoomId& id, const Events& events, ParticipantId asker = 0, std::uint64_t request_id = 0);
+    void enter(Client& client, const RoomId& id, Role role);
+    void leave_all(Client& client);
+    void arm_flag_timer();
+    void on_archive(const FinishedGame& game);
+    TimePoint now() const { return SteadyClock::now(); }
+
+    // Request handlers (dispatch.cpp).
+    void on_hello(Client& c, std::uint64_t rid, const proto::Hello& m);
+    void on_list(Client& c, std::uint64_t rid);
+    void on_create(Client& c, std::uint64_t rid, const proto::CreateGame& m);
+    void on_join(Client& c, std::uint64_t rid, const proto::JoinGame& m);
+    void on_quick_match(Client& c, std::uint64_t rid, const proto::QuickMatch& m);
+    void on_leave(Client& c, std::uint64_t rid, const proto::Leave& m);
+    void on_watch(Client& c, std::uint64_t rid, const proto::WatchGame& m);
+    void on_move(Client& c, std::uint64_t rid, const proto::MakeMove& m);
+    void on_room_request(Client& c, std::uint64_t rid, const proto::ClientBody& body);
+    void on_resume(Client& c, std::uint64_t rid, const proto::Resume& m);
+    void on_list_archive(Client& c, std::uint64_t rid, const proto::ListArchive& m);
+    void on_get_archived(Client& c, std::uint64_t rid, const proto::GetArchived& m);
+
+    asio::io_context& io_;
+    ServerConfig config_;
+    Store store_;
+    Lobby lobby_;
+    Listener listener_;
+    std::optional<DiscoveryResponder> discovery_;
+    asio::steady_timer flag_timer_;
+    std::unordered_map<ParticipantId, Client> clients_;
+    std::map<RoomId, Members> members_;
+    std::set<RoomId> private_rooms_;
+};
+
+}  // namespace xq::server

@@ -1,0 +1,86 @@
+#include "test_client.h"
+
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <stdexcept>
+
+#include "proto/codec.h"
+
+namespace xq::test {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+
+TestClient::TestClient(std::uint16_t port, std::chrono::milliseconds timeout) : socket_(io_) {
+    socket_.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
+    timeval tv{static_cast<time_t>(timeout.count() / 1000), static_cast<suseconds_t>((timeout.count() % 1000) * 1000)};
+    setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    socket_.set_option(tcp::no_delay(true));
+}
+
+std::uint64_t TestClient::send(proto::ClientBody body) {
+    const std::uint64_t id = next_id_++;
+    send_raw(proto::encode_frame(proto::ClientMessage{id, std::move(body)}));
+    return id;
+}
+
+void TestClient::send_raw(std::string_view bytes) {
+    boost::system::error_code ec;
+    asio::write(socket_, asio::buffer(bytes.data(), bytes.size()), ec);
+}
+
+std::optional<proto::ServerMessage> TestClient::read_one() {
+    while (payloads_.empty()) {
+        if (eof_) return std::nullopt;
+        char buffer[16384];
+        boost::system::error_code ec;
+        const std::size_t n = socket_.read_some(asio::buffer(buffer), ec);
+        if (ec) {
+            eof_ = ec == asio::error::eof || ec == asio::error::connection_reset;
+            return std::nullopt;  // timeout (EAGAIN) or closed
+        }
+        auto frames = reader_.feed(std::string_view(buffer, n));
+        if (!frames) throw std::runtime_error("server sent a bad frame: " + frames.error().message);
+        for (auto& f : *frames) payloads_.push_back(std::move(f));
+    }
+    auto message = proto::decode_server(payloads_.front());
+    payloads_.pop_front();
+    if (!message) throw std::runtime_error("server sent an undecodable message: " + message.error().message);
+    return std::move(*message);
+}
+
+std::optional<proto::ServerMessage> TestClient::next() {
+    if (!pending_.empty()) {
+        auto m = std::move(pending_.front());
+        pending_.pop_front();
+        return m;
+    }
+    return read_one();
+}
+
+proto::ServerMessage TestClient::reply(std::uint64_t id) {
+    for (auto it = pending_.begin(); it != pending_.end(); ++it)
+        if (it->request_id == id) {
+            auto m = std::move(*it);
+            pending_.erase(it);
+            return m;
+        }
+    while (auto m = read_one()) {
+        if (m->request_id == id) return std::move(*m);
+        pending_.push_back(std::move(*m));
+    }
+    throw std::runtime_error("no reply to request " + std::to_string(id));
+}
+
+bool TestClient::closed_by_server() {
+    while (auto m = next()) {}
+    return eof_;
+}
+
+void TestClient::hello(const std::string& name) {
+    const auto m = call(proto::Hello{"test", name, proto::kProtocolVersion});
+    if (!std::holds_alternative<proto::Welcome>(m.body)) throw std::runtime_error("no Welcome for " + name);
+}
+
+}  // namespace xq::test

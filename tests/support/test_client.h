@@ -1,0 +1,58 @@
+#pragma once
+// A blocking protocol client for server tests: real TCP on loopback, every read bounded by a
+// timeout so a broken server fails the test instead of hanging it.
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <boost/asio.hpp>
+
+#include "proto/frame.h"
+#include "proto/messages.h"
+
+namespace xq::test {
+
+class TestClient {
+public:
+    explicit TestClient(std::uint16_t port, std::chrono::milliseconds timeout = std::chrono::seconds(5));
+
+    // Sends a request with a fresh request id and returns that id.
+    std::uint64_t send(proto::ClientBody body);
+    void send_raw(std::string_view bytes);
+
+    // The next message, or nullopt on timeout or when the server closed the connection.
+    std::optional<proto::ServerMessage> next();
+    // The reply to request `id`; other messages that arrive first are kept for next()/wait_for().
+    proto::ServerMessage reply(std::uint64_t id);
+    // Sends and waits for the reply.
+    proto::ServerMessage call(proto::ClientBody body) { return reply(send(std::move(body))); }
+    // The first message whose body is a T (earlier ones of other kinds are dropped).
+    template <class T>
+    std::optional<T> wait_for() {
+        while (auto m = next())
+            if (auto* body = std::get_if<T>(&m->body)) return *body;
+        return std::nullopt;
+    }
+    // True when the server has closed the connection (reads EOF within the timeout).
+    bool closed_by_server();
+
+    // Hello with this name; expects Welcome.
+    void hello(const std::string& name);
+
+private:
+    std::optional<proto::ServerMessage> read_one();
+
+    boost::asio::io_context io_;
+    boost::asio::ip::tcp::socket socket_;
+    proto::FrameReader reader_;
+    std::deque<proto::ServerMessage> pending_;
+    std::deque<std::string> payloads_;
+    std::uint64_t next_id_ = 1;
+    bool eof_ = false;
+};
+
+}  // namespace xq::test
