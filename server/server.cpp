@@ -1,5 +1,6 @@
 #include "server.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <sys/random.h>
 
@@ -37,7 +38,8 @@ Server::Server(asio::io_context& io, ServerConfig config)
       lobby_(secure_random, [] { return std::chrono::system_clock::now(); },
              [this](const FinishedGame& game) { on_archive(game); }),
       listener_(io, config_.listen, config_.connections, config_.session, *this),
-      flag_timer_(io) {
+      flag_timer_(io),
+      count_timer_(io) {
     if (config_.discovery) {
         discovery_.emplace(io, udp::endpoint(config_.listen.address(), *config_.discovery), [this] {
             return proto::DiscoveryReply{config_.name, listener_.port(),
@@ -61,6 +63,7 @@ void Server::stop() {
     listener_.stop();
     if (discovery_) discovery_->stop();
     flag_timer_.cancel();
+    count_timer_.cancel();
     std::vector<std::shared_ptr<Session>> sessions;
     for (auto& [id, client] : clients_) sessions.push_back(client.session);
     for (auto& session : sessions) session->close(CloseReason::ByServer);
@@ -123,6 +126,10 @@ void Server::broadcast(const RoomId& id, const Events& events, ParticipantId ask
     if (!room || members == members_.end()) return;
     bool answered = false;
     for (const Event& e : events) {
+        if (std::holds_alternative<SpectatorCount>(e.body)) {
+            spectators_changed(id);
+            continue;
+        }
         const auto body = wire::event(*room, e, false);
         if (!body) continue;
         // Encoded once for everyone but the asker and the mover, who get their own copies.
@@ -179,6 +186,60 @@ void Server::arm_flag_timer() {
             if (Room* room = lobby_.find(id))
                 if (auto events = room->check_flag(at)) broadcast(id, *events);
         arm_flag_timer();
+    });
+}
+
+void Server::spectators_changed(const RoomId& id) {
+    const TimePoint at = now();
+    auto [it, fresh] = counts_.try_emplace(id);
+    if (fresh || at - it->second.sent >= config_.spectator_count_interval) {
+        send_spectator_count(id, it->second, at);
+    } else {
+        it->second.pending = true;
+    }
+    arm_count_timer();
+}
+
+void Server::send_spectator_count(const RoomId& id, CountThrottle& throttle, TimePoint at) {
+    throttle.sent = at;
+    throttle.pending = false;
+    const Room* room = lobby_.find(id);
+    const auto members = members_.find(id);
+    if (!room || members == members_.end()) return;
+    throttle.count = room->spectator_count();
+    const auto shared =
+        framed({0, proto::SpectatorCount{wire::game_id(id), static_cast<std::uint32_t>(throttle.count)}});
+    for (const auto& [who, role] : members->second)
+        if (const auto client = clients_.find(who); client != clients_.end()) client->second.session->deliver(shared);
+}
+
+// One timer for all rooms, due when the oldest entry's interval ends. Entries with nothing pending
+// are dropped then, so the map only holds rooms active within the last interval.
+void Server::arm_count_timer() {
+    if (count_timer_armed_ || counts_.empty()) return;
+    TimePoint due = TimePoint::max();
+    for (const auto& [id, throttle] : counts_) due = std::min(due, throttle.sent + config_.spectator_count_interval);
+    count_timer_armed_ = true;
+    count_timer_.expires_at(due);
+    count_timer_.async_wait([this](const boost::system::error_code& ec) {
+        count_timer_armed_ = false;
+        if (ec) return;  // stopped
+        const TimePoint at = now();
+        for (auto it = counts_.begin(); it != counts_.end();) {
+            CountThrottle& throttle = it->second;
+            if (at - throttle.sent < config_.spectator_count_interval) {
+                ++it;
+            } else if (throttle.pending) {
+                // Only a real change goes out: a join and a leave within one interval cancel out.
+                const Room* room = lobby_.find(it->first);
+                if (room && room->spectator_count() != throttle.count) send_spectator_count(it->first, throttle, at);
+                else throttle.pending = false;
+                ++it;
+            } else {
+                it = counts_.erase(it);
+            }
+        }
+        arm_count_timer();
     });
 }
 

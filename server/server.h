@@ -2,6 +2,7 @@
 // The game server: accepts connections, decodes each frame, routes requests to the lobby and
 // rooms, and sends every room event to the people in that room. Runs on one io_context thread.
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -25,6 +26,9 @@ struct ServerConfig {
     std::optional<std::uint16_t> discovery;  // UDP port to answer discovery on; none: off
     ListenerLimits connections;
     SessionLimits session;
+    // At most one SpectatorCount per room per interval, so a crowd arriving at once does not flood
+    // the players; the count after a burst follows when the interval ends.
+    std::chrono::milliseconds spectator_count_interval{1000};
 };
 
 class Server final : public SessionHandler {
@@ -63,6 +67,16 @@ private:
     void enter(Client& client, const RoomId& id, Role role);
     void leave_all(Client& client);
     void arm_flag_timer();
+    // Spectator counts (throttled): a change is sent at once if the room's last count went out an
+    // interval ago, else marked pending and sent, as the latest count, when the interval ends.
+    struct CountThrottle {
+        TimePoint sent;
+        std::size_t count = 0;  // as last sent
+        bool pending = false;
+    };
+    void spectators_changed(const RoomId& id);
+    void send_spectator_count(const RoomId& id, CountThrottle& throttle, TimePoint at);
+    void arm_count_timer();
     void on_archive(const FinishedGame& game);
     TimePoint now() const { return SteadyClock::now(); }
 
@@ -87,6 +101,9 @@ private:
     Listener listener_;
     std::optional<DiscoveryResponder> discovery_;
     asio::steady_timer flag_timer_;
+    asio::steady_timer count_timer_;
+    bool count_timer_armed_ = false;
+    std::map<RoomId, CountThrottle> counts_;  // rooms whose count changed within the last interval
     std::unordered_map<ParticipantId, Client> clients_;
     std::map<RoomId, Members> members_;
     std::set<RoomId> private_rooms_;

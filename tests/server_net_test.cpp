@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <map>
 #include <thread>
+
+#include <poll.h>
 
 #include "proto/codec.h"
 #include "proto/discovery.h"
@@ -349,8 +352,9 @@ TEST_F(ServerTest, LanDiscoveryAnswersWithNameAndPort) {
     ASSERT_TRUE(port);
     socket.send_to(asio::buffer(kDiscoveryRequest.data(), kDiscoveryRequest.size()),
                    server::udp::endpoint(asio::ip::make_address("127.0.0.1"), *port));
-    timeval tv{5, 0};
-    setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    // Asio's blocking receive ignores SO_RCVTIMEO, so wait with poll() and fail rather than hang.
+    pollfd ready{socket.native_handle(), POLLIN, 0};
+    ASSERT_EQ(::poll(&ready, 1, 5000), 1) << "no discovery reply within 5 s";
     char buffer[kMaxDiscoveryDatagram];
     server::udp::endpoint from;
     boost::system::error_code ec;
@@ -360,6 +364,37 @@ TEST_F(ServerTest, LanDiscoveryAnswersWithNameAndPort) {
     ASSERT_TRUE(reply) << reply.error();
     EXPECT_EQ(reply->name, "test server");
     EXPECT_EQ(reply->port, server_->port());
+}
+
+TEST_F(ServerTest, SpectatorCountsAreThrottled) {
+    // Players read with a short timeout: silence for longer than the interval means nothing is pending.
+    const auto player = [&](const std::string& name) {
+        auto c = std::make_unique<TestClient>(server_->port(), std::chrono::milliseconds(2500));
+        c->hello(name);
+        return c;
+    };
+    auto red = player("R");
+    auto black = player("B");
+    const auto game = pair_up(*red, *black);
+    constexpr std::uint32_t kCrowd = 20;
+    std::vector<std::unique_ptr<TestClient>> crowd;
+    for (std::uint32_t i = 1; i <= kCrowd; ++i) {
+        crowd.push_back(client("Watcher " + std::to_string(i)));
+        // Each newcomer's Snapshot carries the count at once, itself included.
+        EXPECT_EQ(as<Snapshot>(crowd.back()->call(WatchGame{game.id, ""})).spectators, i);
+    }
+    for (TestClient* p : {red.get(), black.get()}) {
+        std::vector<std::uint32_t> counts;
+        while (auto m = p->next())
+            if (const auto* count = std::get_if<SpectatorCount>(&m->body)) {
+                EXPECT_EQ(count->game_id, game.id);
+                counts.push_back(count->count);
+            }
+        ASSERT_FALSE(counts.empty());
+        EXPECT_EQ(counts.back(), kCrowd);  // the final value after the burst always arrives
+        EXPECT_LE(counts.size(), 5u) << "one SpectatorCount per second at most, not one per arrival";
+        EXPECT_TRUE(std::is_sorted(counts.begin(), counts.end()));
+    }
 }
 
 }  // namespace

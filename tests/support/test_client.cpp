@@ -1,7 +1,7 @@
 #include "test_client.h"
 
+#include <poll.h>
 #include <sys/socket.h>
-#include <sys/time.h>
 
 #include <stdexcept>
 
@@ -12,10 +12,11 @@ namespace xq::test {
 namespace asio = boost::asio;
 using asio::ip::tcp;
 
-TestClient::TestClient(std::uint16_t port, std::chrono::milliseconds timeout) : socket_(io_) {
-    socket_.connect(tcp::endpoint(asio::ip::make_address("127.0.0.1"), port));
-    timeval tv{static_cast<time_t>(timeout.count() / 1000), static_cast<suseconds_t>((timeout.count() % 1000) * 1000)};
-    setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+TestClient::TestClient(std::uint16_t port, std::chrono::milliseconds timeout) : TestClient("127.0.0.1", port, timeout) {}
+
+TestClient::TestClient(const std::string& address, std::uint16_t port, std::chrono::milliseconds timeout)
+    : socket_(io_), timeout_(timeout) {
+    socket_.connect(tcp::endpoint(asio::ip::make_address(address), port));
     socket_.set_option(tcp::no_delay(true));
 }
 
@@ -33,6 +34,10 @@ void TestClient::send_raw(std::string_view bytes) {
 std::optional<proto::ServerMessage> TestClient::read_one() {
     while (payloads_.empty()) {
         if (eof_) return std::nullopt;
+        // Asio's blocking read polls again (without a limit) when SO_RCVTIMEO expires, so the
+        // timeout is a poll() before the read.
+        pollfd ready{socket_.native_handle(), POLLIN, 0};
+        if (::poll(&ready, 1, static_cast<int>(timeout_.count())) <= 0) return std::nullopt;
         char buffer[16384];
         boost::system::error_code ec;
         const std::size_t n = socket_.read_some(asio::buffer(buffer), ec);

@@ -19,6 +19,9 @@ namespace xq::test {
 class TestClient {
 public:
     explicit TestClient(std::uint16_t port, std::chrono::milliseconds timeout = std::chrono::seconds(5));
+    // A server at another address (the LAN test reaches one in another network namespace).
+    TestClient(const std::string& address, std::uint16_t port,
+               std::chrono::milliseconds timeout = std::chrono::seconds(5));
 
     // Sends a request with a fresh request id and returns that id.
     std::uint64_t send(proto::ClientBody body);
@@ -51,6 +54,7 @@ private:
     proto::FrameReader reader_;
     std::deque<proto::ServerMessage> pending_;
     std::deque<std::string> payloads_;
+    std::chrono::milliseconds timeout_;
     std::uint64_t next_id_ = 1;
     bool eof_ = false;
 };
