@@ -274,6 +274,24 @@ TEST_F(ServerTest, AbortBeforeBothSidesMoved) {
     EXPECT_EQ(error_of(red->call(MakeMove{game.id, "b2e2", 2, 1})), proto::ErrorCode::GameOver);
 }
 
+TEST_F(ServerTest, ServerClockFlagsAPlayerWhoDoesNotMove) {
+    auto red = client("R");
+    auto black = client("B");
+    // A 1-second cap per move: Red's flag falls on the server's own timer, with nobody asking.
+    const TimeControl capped{1, 0, 1};
+    const auto created = as<Seated>(red->call(CreateGame{capped, ColorChoice::Red, false}));
+    as<Seated>(black->call(JoinGame{created.game_id, ""}));
+    const auto started = red->wait_for<proto::GameStarted>();
+    ASSERT_TRUE(started);
+    EXPECT_EQ(started->clock.running, Side::Red);
+    EXPECT_EQ(started->time_control, capped);
+    const auto ended = black->wait_for<proto::GameEnded>();
+    ASSERT_TRUE(ended);
+    EXPECT_EQ(ended->outcome.reason, "timeout");
+    EXPECT_EQ(ended->outcome.result, GameResult::BlackWins);
+    EXPECT_EQ(error_of(red->call(MakeMove{created.game_id, "h2e2", 1, 0})), proto::ErrorCode::GameOver);
+}
+
 TEST_F(ServerTest, QuickMatchPairsTwoWaiters) {
     auto a = client("A");
     auto b = client("B");
