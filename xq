@@ -39,7 +39,13 @@ usage: ./xq COMMAND [ARGS]
                            write one game as PGN
   server [--listen ADDR:PORT] [--db PATH] [--name NAME] [--log-level L] ...
                            run the game server (xiangqi-server; --help lists every option)
+  loadgen --server ADDR:PORT [--games G] [--spectators S] [--move-interval-ms I] [--seconds T]
+          [--server-pid PID] [--relay] ...
+                           random-move bots and spectators against a running server over TCP;
+                           checks every game's moves and result, prints one line of JSON
   bench perft [ROUNDS]     our perft against fairy-stockfish's (depth 5), nodes/s and ratio
+  bench server [--quick]   the server under load (saturation, medium, 5,000-game capacity) against
+                           a bare length-prefixed relay; prints each row and the ratio
   bench differential [GAMES]
                            the Fairy-Stockfish differential test on a larger sample
   help                     this text
@@ -111,6 +117,11 @@ case "$command" in
     cmake --build "$build" --target xiangqi-server >/dev/null || cmake --build "$build" --target xiangqi-server >&2
     exec "$build/server/xiangqi-server" "$@"
     ;;
+  loadgen)
+    ensure_tool
+    cmake --build "$build" --target loadgen >/dev/null || cmake --build "$build" --target loadgen >&2
+    exec "$build/bench/loadgen" "$@"
+    ;;
   perft | rules | pgn)
     ensure_tool
     exec "$tool" "$command" "$@"
@@ -125,7 +136,8 @@ case "$command" in
         XQ_DIFF_GAMES="${1:-20000}" exec "$build/tests/differential_tests" \
           --gtest_filter=Differential.LegalMovesMatchFairyStockfish
         ;;
-      *) log "unknown benchmark '$what' (perft, differential)"; exit 2 ;;
+      server) exec "$root/bench/server_bench.sh" "$build" "$@" ;;
+      *) log "unknown benchmark '$what' (perft, differential, server)"; exit 2 ;;
     esac
     ;;
   help | -h | --help) usage ;;

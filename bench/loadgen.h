@@ -1,0 +1,89 @@
+#pragma once
+// The load generator's shared pieces: its options, the figures it collects, and the two kinds of
+// run (the real server's protocol, and the bare relay's opaque frames). Everything runs on one
+// thread and one io_context.
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "loadgen_conn.h"
+
+namespace xq::loadgen {
+
+struct Options {
+    tcp::endpoint server;
+    int games = 10;
+    int spectators = 1;            // per game
+    int move_interval_ms = 1000;   // a player waits this long once it is its turn; 0: at once
+    double seconds = 10;           // the measured window
+    int max_plies = 150;           // the side to move then resigns, so games end and get replaced
+    int server_pid = 0;            // 0: do not read the server's memory
+    bool relay = false;            // opaque frames through bench/relay instead of the protocol
+    std::uint64_t seed = 1;
+    int connect_window = 200;      // connections being opened at once during setup
+};
+
+// Everything counted during a run. Latency: a move sent until its own acknowledgement (the
+// relay: until the partner reads it), for moves sent inside the measured window.
+struct Stats {
+    std::uint64_t games_started = 0;
+    std::uint64_t games_completed = 0;
+    std::uint64_t moves = 0;
+    std::uint64_t refused = 0;  // random moves refused by the repetition rules: chosen again
+    std::uint64_t errors = 0;
+    std::uint64_t mismatches = 0;
+    std::uint64_t checked_live = 0;  // games still in play at the end, compared as they stood
+    std::vector<std::uint32_t> latencies_us;
+    std::deque<std::string> error_samples;  // the first few, for stderr
+
+    void error(std::string what) {
+        ++errors;
+        if (error_samples.size() < 8) error_samples.push_back(std::move(what));
+    }
+};
+
+// State shared by every bot of a run.
+struct Run {
+    asio::io_context& io;
+    Options options;
+    Stats stats;
+    std::mt19937_64 random;
+    Clock::time_point window_start{};  // set when every first game has started
+    bool measuring = false;
+    bool stopping = false;  // no new moves or games
+    std::uint64_t outstanding = 0;  // moves sent and not yet acknowledged
+
+    Run(asio::io_context& context, Options opts) : io(context), options(opts), random(opts.seed) {}
+    void sample(Clock::time_point sent) {
+        if (!measuring || sent < window_start) return;
+        ++stats.moves;
+        const auto us = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent).count();
+        stats.latencies_us.push_back(static_cast<std::uint32_t>(us));
+    }
+};
+
+// One kind of run: opens its connections, plays until stop(), then settles and checks.
+class Driver {
+public:
+    virtual ~Driver() = default;
+    // Opens every connection (and says Hello); returns an error text, empty on success.
+    virtual asio::awaitable<std::string> setup() = 0;
+    // Starts every game; `started` counts games whose first game is under way.
+    virtual void start() = 0;
+    virtual std::size_t started() const = 0;
+    // No new moves from now on.
+    virtual void stop() = 0;
+    // True once nothing is in flight and every live game's participants agree on its length.
+    virtual bool settled() const = 0;
+    // Compares the games still in play, then closes every connection.
+    virtual void finish() = 0;
+};
+
+std::unique_ptr<Driver> make_server_driver(Run& run);
+std::unique_ptr<Driver> make_relay_driver(Run& run);
+
+}  // namespace xq::loadgen

@@ -1,0 +1,55 @@
+#pragma once
+// The load generator's connection: one TCP socket on the load generator's single thread. Frames in
+// are handed to a callback as payloads; frames out are appended to a buffer and written in one
+// system call per round, so a burst of sends costs one write.
+
+#include <utility>
+
+#include <boost/asio.hpp>
+#include <chrono>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "proto/frame.h"
+
+namespace xq::loadgen {
+
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+class Conn {
+public:
+    using OnPayload = std::function<void(std::string_view payload)>;
+    // Called once when the connection ends by itself (not by close()): a drop, an error, EOF.
+    using OnDrop = std::function<void(const std::string& why)>;
+
+    explicit Conn(asio::io_context& io) : socket_(io) {}
+    Conn(const Conn&) = delete;
+    Conn& operator=(const Conn&) = delete;
+
+    // Connects (no delay on) and starts reading. The error is empty on success.
+    asio::awaitable<std::string> connect(const tcp::endpoint& server, OnPayload on_payload, OnDrop on_drop);
+
+    // Queues bytes that are already framed (length prefix included).
+    void send(std::string_view frame_bytes);
+    void close();
+    bool open() const { return open_; }
+
+private:
+    asio::awaitable<void> read_loop();
+    void flush();
+    void drop(const std::string& why);
+
+    tcp::socket socket_;
+    proto::FrameReader frames_;
+    OnPayload on_payload_;
+    OnDrop on_drop_;
+    std::string pending_;   // queued while a write is in flight
+    std::string inflight_;  // the bytes of the write in flight
+    bool writing_ = false;
+    bool open_ = false;
+};
+
+}  // namespace xq::loadgen

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# The server benchmark behind "./xq bench server [--quick]". Runs a fixed matrix with bench/loadgen
+# against xiangqi-server, and the saturation row also against bench/relay (a bare length-prefixed
+# relay: no parsing, rules or storage) under the same load, alternating the two, then prints the
+# ratio. Every server row gets a fresh server (temporary --db) so its idle memory is a clean base.
+#
+# usage: server_bench.sh BUILD_DIR [--quick]
+set -euo pipefail
+
+build="${1:?usage: server_bench.sh BUILD_DIR [--quick]}"
+quick=0
+[[ "${2:-}" == "--quick" ]] && quick=1
+server_bin="$build/server/xiangqi-server"
+relay_bin="$build/bench/relay"
+loadgen="$build/bench/loadgen"
+tmp="$(mktemp -d)"
+port=$((20000 + RANDOM % 12000))  # below the ephemeral range (32768+)
+pid=""
+
+cleanup() {
+  [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# Waits until something accepts on 127.0.0.1:$port.
+wait_port() {
+  for _ in $(seq 100); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+    sleep 0.05
+  done
+  echo "server_bench: nothing listens on port $port" >&2
+  return 1
+}
+
+start() {  # server|relay
+  port=$((port + 1))
+  if [[ "$1" == server ]]; then
+    "$server_bin" --listen "127.0.0.1:$port" --db "$tmp/bench-$port.db" --discovery-port 0 --log-level warn \
+      --max-connections-per-address 20000 2>>"$tmp/server.log" &
+  else
+    "$relay_bin" --listen "127.0.0.1:$port" >/dev/null &
+  fi
+  pid=$!
+  wait_port
+}
+
+stop() {
+  kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  pid=""
+}
+
+field() { grep -o "\"$1\":[^,}]*" <<<"$2" | head -1 | cut -d: -f2 | tr -d '"'; }
+
+printf '%-11s %-6s %6s %4s %6s %9s %8s %8s %8s %6s %6s %5s %10s\n' \
+  row target games spec int_ms moves/s p50_us p99_us p999_us done errors mism KiB/game
+# row NAME TARGET GAMES SPECTATORS INTERVAL SECONDS: one loadgen run, one line; the JSON goes to $tmp/NAME.
+row() {
+  local name="$1" target="$2" games="$3" spectators="$4" interval="$5" seconds="$6" json pidarg=() extra=()
+  start "$target"
+  if [[ "$target" == server ]]; then pidarg=(--server-pid "$pid"); else extra=(--relay); fi
+  json=$("$loadgen" --server "127.0.0.1:$port" --games "$games" --spectators "$spectators" \
+    --move-interval-ms "$interval" --seconds "$seconds" "${pidarg[@]}" "${extra[@]}" 2>>"$tmp/loadgen.log") || true
+  stop
+  if [[ -z "$json" ]]; then
+    echo "server_bench: $name ($target) produced no result:" >&2
+    tail -5 "$tmp/loadgen.log" >&2
+    json='{}'
+  fi
+  echo "$json" >>"$tmp/$name.json"
+  local per_game="-" idle rss
+  idle=$(field server_rss_idle_kb "$json")
+  rss=$(field server_rss_kb "$json")
+  if [[ "$target" == server && -n "$rss" && "$rss" != 0 ]]; then
+    per_game=$(awk -v a="$rss" -v b="$idle" -v g="$games" 'BEGIN { printf "%.1f", (a - b) / g }')
+  fi
+  printf '%-11s %-6s %6s %4s %6s %9s %8s %8s %8s %6s %6s %5s %10s\n' "$name" "$target" "$games" "$spectators" \
+    "$interval" "$(field moves_per_s "$json")" "$(field p50_us "$json")" "$(field p99_us "$json")" \
+    "$(field p999_us "$json")" "$(field games_completed "$json")" "$(field errors "$json")" \
+    "$(field mismatches "$json")" "$per_game"
+  echo "$json" >>"$tmp/all.json"
+}
+
+if ((quick)); then
+  sat_seconds=5 rounds=1 medium=(300 1 100 5) capacity=(1000 1 1000 10)
+else
+  sat_seconds=10 rounds=2 medium=(1000 1 100 10) capacity=(5000 1 1000 20)
+fi
+
+# Saturation: 100 games, no spectators, every move sent as soon as the last one is acknowledged.
+for ((r = 0; r < rounds; r++)); do
+  row saturation server 100 0 0 "$sat_seconds"
+  row saturation relay 100 0 0 "$sat_seconds"
+done
+row medium server "${medium[@]}"
+row capacity server "${capacity[@]}"
+
+mean() { grep "\"mode\":\"$1\"" "$tmp/saturation.json" | grep -o '"moves_per_s":[0-9.]*' | cut -d: -f2 |
+  awk '{ s += $1; n++ } END { printf "%.1f", n ? s / n : 0 }'; }
+server_rate=$(mean server)
+relay_rate=$(mean relay)
+ratio=$(awk -v a="$server_rate" -v b="$relay_rate" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
+echo "saturation: server $server_rate moves/s, bare relay $relay_rate moves/s, ratio $ratio (target >= 0.5)"
+echo "raw results:"
+cat "$tmp/all.json"
+if [[ -s "$tmp/server.log" ]]; then
+  echo "server warnings (last 5):"
+  tail -5 "$tmp/server.log"
+fi
