@@ -65,7 +65,6 @@ void Server::dispatch(Client& c, const proto::ClientMessage& message) {
             } else on_room_request(c, rid, body);
         },
         body);
-    arm_flag_timer();
 }
 
 void Server::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {

@@ -186,11 +186,18 @@ std::optional<TimePoint> Lobby::next_deadline() const {
     return next;
 }
 
-std::size_t Lobby::remove_ended() {
-    return std::erase_if(rooms_, [](const auto& kv) {
-        const Status s = kv.second.room->status();
-        return s == Status::Finished || s == Status::Aborted;
+std::size_t Lobby::remove_ended() { return remove_ended_before(TimePoint::max()).size(); }
+
+std::vector<RoomId> Lobby::remove_ended_before(TimePoint cutoff) {
+    std::vector<RoomId> removed;
+    std::erase_if(rooms_, [&](const auto& kv) {
+        const Room& room = *kv.second.room;
+        const bool over = room.status() == Status::Finished || room.status() == Status::Aborted;
+        if (!over || room.ended_at().value_or(TimePoint::min()) > cutoff) return false;
+        removed.push_back(kv.first);
+        return true;
     });
+    return removed;
 }
 
 }  // namespace xq::server

@@ -108,6 +108,9 @@ public:
 
     // Removes finished and aborted rooms (after their players have seen the end); returns how many.
     std::size_t remove_ended();
+    // Removes the rooms that ended at or before `cutoff` and returns their ids, so that people
+    // who watched the end can still look at it for a while.
+    std::vector<RoomId> remove_ended_before(TimePoint cutoff);
 
 private:
     struct Entry {

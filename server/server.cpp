@@ -39,6 +39,7 @@ Server::Server(asio::io_context& io, ServerConfig config)
              [this](const FinishedGame& game) { on_archive(game); }),
       listener_(io, config_.listen, config_.connections, config_.session, *this),
       flag_timer_(io),
+      sweep_timer_(io),
       count_timer_(io) {
     if (config_.discovery) {
         discovery_.emplace(io, udp::endpoint(config_.listen.address(), *config_.discovery), [this] {
@@ -55,6 +56,7 @@ Server::~Server() = default;
 void Server::start() {
     listener_.start();
     if (discovery_) discovery_->start();
+    sweep_finished_rooms();
     log(LogLevel::Info, "listening on ", config_.listen.address().to_string(), ":", listener_.port(),
         discovery_ ? ", discovery on UDP " + std::to_string(discovery_->port()) : std::string());
 }
@@ -122,6 +124,8 @@ void Server::send(ParticipantId who, const proto::ServerMessage& message) {
 
 void Server::broadcast(const RoomId& id, const Events& events, ParticipantId asker, std::uint64_t request_id) {
     const Room* room = lobby_.find(id);
+    // Every change to a room passes through here, so this is where its clock deadline is noted.
+    arm_flag_timer(room);
     const auto members = members_.find(id);
     if (!room || members == members_.end()) return;
     bool answered = false;
@@ -172,20 +176,38 @@ void Server::leave_all(Client& client) {
     client.rooms.clear();
 }
 
-void Server::arm_flag_timer() {
-    const auto deadline = lobby_.next_deadline();
-    if (!deadline) {
-        flag_timer_.cancel();
-        return;
-    }
+void Server::arm_flag_timer(const Room* room) {
+    const auto deadline = room ? room->deadline() : lobby_.next_deadline();
+    if (!deadline || (flag_timer_at_ && *flag_timer_at_ <= *deadline)) return;
+    flag_timer_at_ = *deadline;
     flag_timer_.expires_at(*deadline);
     flag_timer_.async_wait([this](const boost::system::error_code& ec) {
-        if (ec) return;  // re-armed or stopped
-        const TimePoint at = now();
-        for (const RoomId& id : lobby_.due(at))
-            if (Room* room = lobby_.find(id))
-                if (auto events = room->check_flag(at)) broadcast(id, *events);
-        arm_flag_timer();
+        if (!ec) on_flag_timer();
+    });
+}
+
+void Server::on_flag_timer() {
+    flag_timer_at_.reset();
+    const TimePoint at = now();
+    for (const RoomId& id : lobby_.due(at))
+        if (Room* room = lobby_.find(id))
+            if (auto events = room->check_flag(at)) broadcast(id, *events);
+    arm_flag_timer(nullptr);
+}
+
+// Finished rooms stay a minute for those who watched the end, then live on only in the archive.
+void Server::sweep_finished_rooms() {
+    for (const RoomId& id : lobby_.remove_ended_before(now() - std::chrono::minutes(1))) {
+        if (const auto members = members_.find(id); members != members_.end()) {
+            for (const auto& [who, role] : members->second)
+                if (auto client = clients_.find(who); client != clients_.end()) client->second.rooms.erase(id);
+            members_.erase(members);
+        }
+        private_rooms_.erase(id);
+    }
+    sweep_timer_.expires_after(std::chrono::seconds(15));
+    sweep_timer_.async_wait([this](const boost::system::error_code& ec) {
+        if (!ec) sweep_finished_rooms();
     });
 }
 

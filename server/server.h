@@ -66,7 +66,11 @@ private:
     void broadcast(const RoomId& id, const Events& events, ParticipantId asker = 0, std::uint64_t request_id = 0);
     void enter(Client& client, const RoomId& id, Role role);
     void leave_all(Client& client);
-    void arm_flag_timer();
+    // Arms the flag timer for `room`'s deadline when that comes before the timer's current one.
+    // Moves only push deadlines later, so the timer may fire early; it then rescans all rooms.
+    void arm_flag_timer(const Room* room);
+    void on_flag_timer();
+    void sweep_finished_rooms();
     // Spectator counts (throttled): a change is sent at once if the room's last count went out an
     // interval ago, else marked pending and sent, as the latest count, when the interval ends.
     struct CountThrottle {
@@ -101,6 +105,8 @@ private:
     Listener listener_;
     std::optional<DiscoveryResponder> discovery_;
     asio::steady_timer flag_timer_;
+    std::optional<TimePoint> flag_timer_at_;  // when the armed flag timer fires, if armed
+    asio::steady_timer sweep_timer_;
     asio::steady_timer count_timer_;
     bool count_timer_armed_ = false;
     std::map<RoomId, CountThrottle> counts_;  // rooms whose count changed within the last interval

@@ -186,5 +186,17 @@ TEST_F(LobbyTest, AbortedGameIsNotArchived) {
     EXPECT_EQ(lobby.remove_ended(), 1u);
 }
 
+TEST_F(LobbyTest, EndedRoomsStayUntilTheCutoff) {
+    const Created ended = create(1);
+    ASSERT_TRUE(lobby.join(ended.id, "player2", 2, "", t0));
+    ASSERT_TRUE(lobby.find(ended.id)->abort(2, t0 + 10s));
+    const Created playing = create(3);
+    ASSERT_TRUE(lobby.join(playing.id, "player4", 4, "", t0));
+    EXPECT_TRUE(lobby.remove_ended_before(t0 + 9s).empty());  // ended after the cutoff: kept
+    EXPECT_EQ(lobby.remove_ended_before(t0 + 10s), (std::vector<RoomId>{ended.id}));
+    EXPECT_FALSE(lobby.find(ended.id));
+    EXPECT_TRUE(lobby.find(playing.id));  // a live game is never removed
+}
+
 }  // namespace
 }  // namespace xq::server
