@@ -103,7 +103,10 @@ case "$command" in
     if [[ "${1:-}" == "--sanitize" ]]; then
       [[ -n "${2:-}" ]] || { log "--sanitize needs a list, e.g. address,undefined"; exit 2; }
       build="$root/build-sanitize-${2//,/-}"
-      cmake_extra=("-DCMAKE_CXX_FLAGS=-fsanitize=$2 -fno-omit-frame-pointer -fno-sanitize-recover=all")
+      # Sanitizer instrumentation makes g++ 12 warn falsely inside Boost.Asio's coroutine frames
+      # (-Wmismatched-new-delete), so warnings stay warnings in this build.
+      cmake_extra=("-DCMAKE_CXX_FLAGS=-fsanitize=$2 -fno-omit-frame-pointer -fno-sanitize-recover=all"
+                   "-DXQ_WERROR=OFF")
       shift 2
     fi
     build_all
