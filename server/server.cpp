@@ -124,10 +124,11 @@ void Server::send(ParticipantId who, const proto::ServerMessage& message) {
 
 void Server::broadcast(const RoomId& id, const Events& events, ParticipantId asker, std::uint64_t request_id) {
     const Room* room = lobby_.find(id);
+    if (!room) return;
     // Every change to a room passes through here, so this is where its clock deadline is noted.
     arm_flag_timer(room);
     const auto members = members_.find(id);
-    if (!room || members == members_.end()) return;
+    if (members == members_.end()) return;
     bool answered = false;
     for (const Event& e : events) {
         if (std::holds_alternative<SpectatorCount>(e.body)) {
