@@ -31,10 +31,9 @@ std::string_view code_name(PlayErrorCode code) {
     return "";
 }
 
+// No reserve: a server holds thousands of games, most of them short so far, and the vectors grow
+// geometrically at an amortised cost that game_bench includes.
 Game::Game(Position start, RulesPolicy policy) : policy_(policy) {
-    positions_.reserve(256);
-    moves_.reserve(256);
-    states_.reserve(256);
     State first;
     first.counted = static_cast<std::uint16_t>(start.halfmove_clock());
     first.in_check = start.in_check();

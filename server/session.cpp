@@ -11,7 +11,7 @@ namespace {
 using Clock = std::chrono::steady_clock;
 // Moves are tens of bytes; a small buffer per connection keeps 15,000 connections cheap, and
 // larger frames simply take several reads.
-constexpr std::size_t kReadChunk = 2 * 1024;
+constexpr std::size_t kReadChunk = 512;
 constexpr std::size_t kMaxGather = 64;  // frames written in one system call
 
 }  // namespace
