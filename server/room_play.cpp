@@ -39,7 +39,8 @@ std::expected<MoveDone, Error> Room::move(ParticipantId who, MoveId move_id, int
     if (!m) return fail(ErrorCode::InvalidMoveSyntax, "'" + std::string(iccs) + "' is not a move like h2e2");
     if (!is_legal(game_.position(), *m))
         return fail(ErrorCode::IllegalMove, to_iccs(*m) + " is not a legal move for " + side_name(us));
-    if (auto ban = game_.ban_for(*m)) return fail(ErrorCode::BannedByRepetition, ban->explanation);
+    if (auto ban = game_.ban_for(*m))
+        return std::unexpected(Error{ErrorCode::BannedByRepetition, ban->explanation, ban->reason});
 
     [[maybe_unused]] const auto played = game_.play(*m);
     Events out;

@@ -44,7 +44,8 @@ std::string_view code_name(ErrorCode code);
 
 struct Error {
     ErrorCode code;
-    std::string detail;  // a sentence for the player
+    std::string detail;            // a sentence for the player
+    Reason ruling = Reason::None;  // banned_by_repetition: the ruling the move would complete
 };
 
 // Who a participant is to the server: the session layer assigns these, unique per connection.

@@ -118,10 +118,6 @@ void Server::on_closed(const std::shared_ptr<Session>& session, CloseReason reas
 
 void Server::send(Client& client, const proto::ServerMessage& message) { client.session->deliver(framed(message)); }
 
-void Server::send(ParticipantId who, const proto::ServerMessage& message) {
-    if (const auto it = clients_.find(who); it != clients_.end()) send(it->second, message);
-}
-
 void Server::broadcast(const RoomId& id, const Events& events, ParticipantId asker, std::uint64_t request_id) {
     const Room* room = lobby_.find(id);
     if (!room) return;

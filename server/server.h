@@ -60,7 +60,6 @@ private:
 
     void dispatch(Client& client, const proto::ClientMessage& message);
     void send(Client& client, const proto::ServerMessage& message);
-    void send(ParticipantId who, const proto::ServerMessage& message);
     // Sends room events to every member allowed to see them. The one who asked (if any) gets its
     // copy with its request id, and the mover's copy of a MoveMade carries its move id.
     void broadcast(const RoomId& id, const Events& events, ParticipantId asker = 0, std::uint64_t request_id = 0);

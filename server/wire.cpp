@@ -132,8 +132,8 @@ proto::ServerMessage error(std::uint64_t request_id, proto::ErrorCode code, std:
 proto::ServerMessage error(std::uint64_t request_id, const Error& e, proto::GameId game) {
     proto::Error out{error_code(e.code), e.detail, game, "", ""};
     // A move refused by the repetition rules says which ruling it would have completed.
-    if (e.code == ErrorCode::BannedByRepetition) {
-        out.reason = e.detail.find("perpetual check") != std::string::npos ? "perpetual_check" : "perpetual_chase";
+    if (e.ruling != Reason::None) {
+        out.reason = std::string(to_string(e.ruling));
         out.explanation = e.detail;
     }
     return {request_id, std::move(out)};
