@@ -13,14 +13,17 @@ packages=(
   libgtest-dev libboost-dev libboost-program-options-dev nlohmann-json3-dev
   libprotobuf-dev protobuf-compiler libsqlite3-dev
   fairy-stockfish xvfb xauth
+  libsfml-dev fonts-wqy-microhei xdotool
 )
 
 usage() {
   cat <<'USAGE'
 usage: ./xq COMMAND [ARGS]
 
-  play                     start a local server and a client window (arrives with the client;
-                           not available yet)
+  play [--join HOST[:PORT]] [CLIENT ARGS]
+                           start a local server (announced on the LAN) and a client window connected
+                           to it; --join connects to another machine's server instead
+  client [ARGS]            the desktop client (xiangqi-client; --help lists every option)
   test [--sanitize LIST] [CTEST ARGS]
                            install, build, run the whole CTest suite under xvfb-run;
                            --sanitize address,undefined builds separately (build-sanitize-LIST)
@@ -94,10 +97,23 @@ cmake_extra=()
 command="${1:-help}"
 (($#)) && shift
 case "$command" in
-  play)
-    log "./xq play arrives with the desktop client; today the project has the rules core and its tools"
-    log "try: ./xq rules --fen startpos --moves \"h2e2 h9g7\""
-    exit 2
+  play | client)
+    build_all >&2
+    client_args=()
+    if [[ "$command" == play ]]; then
+      if [[ "${1:-}" == "--join" ]]; then
+        [[ -n "${2:-}" ]] || { log "--join needs a HOST or HOST:PORT"; exit 2; }
+        client_args=(--connect "$2")
+        shift 2
+      else
+        client_args=(--host)
+      fi
+    fi
+    if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
+      log "no display: the client needs a desktop session (or run it under xvfb-run)"
+      exit 2
+    fi
+    exec "$build/client/xiangqi-client" "${client_args[@]}" "$@"
     ;;
   test)
     if [[ "${1:-}" == "--sanitize" ]]; then

@@ -1,0 +1,310 @@
+#include "game_model.h"
+
+#include <algorithm>
+
+#include "common/iccs.h"
+#include "common/movegen.h"
+
+namespace xq::client {
+
+GameModel::GameModel() { positions_.push_back(Position::start()); }
+
+std::optional<Color> GameModel::my_side() const {
+    if (role_ == Role::Red) return Color::Red;
+    if (role_ == Role::Black) return Color::Black;
+    return std::nullopt;
+}
+
+std::expected<void, std::string> GameModel::reset(const Position& start, std::span<const Move> moves, Role role) {
+    role_ = role;
+    phase_ = Phase::Playing;
+    game_ = Game(start);
+    moves_.clear();
+    positions_.assign(1, start);
+    rulings_ok_ = true;
+    pending_.reset();
+    selected_.reset();
+    dragging_.reset();
+    highlights_.clear();
+    offers_[0].reset();
+    offers_[1].reset();
+    result_.reset();
+    notice_.clear();
+    texts_.clear();
+    follow_live_ = true;
+    view_ply_ = 0;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        if (auto applied = apply_move(static_cast<int>(i) + 1, moves[i]); !applied) {
+            reset(start, {}, role);
+            return applied;
+        }
+    }
+    cues_.clear();  // a loaded game makes no sound
+    return {};
+}
+
+void GameModel::clear_room() {
+    seats_[0] = {};
+    seats_[1] = {};
+    clock_ = {};
+    chat_.clear();
+    spectators_ = 0;
+}
+
+std::expected<void, std::string> GameModel::apply_move(int ply, Move m) {
+    if (ply >= 1 && ply <= ply_count()) {
+        if (moves_[static_cast<std::size_t>(ply - 1)] == m) return {};  // already known
+        return std::unexpected("the server's move " + std::to_string(ply) + " (" + to_iccs(m) +
+                               ") contradicts ours (" + to_iccs(moves_[static_cast<std::size_t>(ply - 1)]) + ")");
+    }
+    if (ply != ply_count() + 1)
+        return std::unexpected("missed moves: got move " + std::to_string(ply) + " after move " +
+                               std::to_string(ply_count()));
+    const Position& before = positions_.back();
+    if (!is_legal(before, m))
+        return std::unexpected("the server's move " + std::to_string(ply) + " (" + to_iccs(m) +
+                               ") is not legal here");
+    // The rules mirror only follows while it agrees the game is on; the server's word stands.
+    if (rulings_ok_ && !game_.play(m)) rulings_ok_ = false;
+    const bool was_pending = pending_ && pending_->move == m && pending_->ply == ply - 1;
+    pending_.reset();
+    offers_[0].reset();  // any move lapses pending offers
+    offers_[1].reset();
+    texts_.push_back(render_move(before, m, notation_));
+    moves_.push_back(m);
+    positions_.push_back(before.with_move(m));
+    if (!was_pending) {
+        cue_for(before, m);
+        // Another move changed the board under a selection: drop it.
+        selected_.reset();
+        dragging_.reset();
+        highlights_.clear();
+    }
+    follow_view();
+    return {};
+}
+
+void GameModel::cue_for(const Position& before, Move m) {
+    const Position after = before.with_move(m);
+    if (after.in_check())
+        cues_.push_back(SoundCue::Check);
+    else if (before.at(m.to()) != Piece::None)
+        cues_.push_back(SoundCue::Capture);
+    else
+        cues_.push_back(SoundCue::Move);
+}
+
+void GameModel::confirm_pending(std::uint64_t move_id) {
+    // The acknowledgement normally arrives as the MoveMade itself (apply_move); this covers a
+    // retry's answer arriving after the move was already applied.
+    if (pending_ && pending_->move_id == move_id) pending_.reset();
+}
+
+void GameModel::refuse_pending(const std::string& why) {
+    pending_.reset();
+    notice_ = why;
+    cues_.push_back(SoundCue::Refused);
+    follow_view();
+}
+
+std::expected<void, std::string> GameModel::take_back(int plies) {
+    if (plies < 1 || plies > ply_count())
+        return std::unexpected("cannot take back " + std::to_string(plies) + " of " + std::to_string(ply_count()) +
+                               " moves");
+    const auto keep = static_cast<std::ptrdiff_t>(ply_count() - plies);
+    const std::vector<Move> kept(moves_.begin(), moves_.begin() + keep);
+    const Position start = positions_.front();
+    // Seats, clocks, chat and spectators are not part of the move record, so reset() keeps them.
+    return reset(start, kept, role_);
+}
+
+void GameModel::finish(ResultInfo result) {
+    result_ = std::move(result);
+    phase_ = Phase::Over;
+    pending_.reset();
+    selected_.reset();
+    dragging_.reset();
+    highlights_.clear();
+    offers_[0].reset();
+    offers_[1].reset();
+    clock_.stop();
+    cues_.push_back(SoundCue::GameEnd);
+}
+
+void GameModel::set_offer(OfferType kind, std::optional<Color> by) { offers_[static_cast<int>(kind)] = by; }
+
+void GameModel::add_chat(ChatEntry entry) {
+    chat_.push_back(std::move(entry));
+    constexpr std::size_t kKeep = 200;  // a long game's chat stays bounded
+    if (chat_.size() > kKeep) chat_.erase(chat_.begin(), chat_.begin() + static_cast<std::ptrdiff_t>(chat_.size() - kKeep));
+}
+
+bool GameModel::can_move() const {
+    if (phase_ != Phase::Playing || result_ || pending_ || !follow_live_) return false;
+    const Color to_move = positions_.back().side_to_move();
+    if (role_ == Role::Hotseat) return true;
+    return my_side() == to_move;
+}
+
+void GameModel::select(Square s) {
+    selected_ = s;
+    highlights_.clear();
+    const Position& pos = positions_.back();
+    for (Move m : legal_moves_from(pos, s)) {
+        Highlight h{m.to(), pos.at(m.to()) == Piece::None ? HighlightKind::Quiet : HighlightKind::Capture, {}};
+        if (rulings_ok_) {
+            if (auto ban = game_.ban_for(m)) {
+                h.kind = HighlightKind::Banned;
+                h.reason = ban->explanation;
+            }
+        }
+        highlights_.push_back(std::move(h));
+    }
+}
+
+void GameModel::deselect() {
+    selected_.reset();
+    dragging_.reset();
+    highlights_.clear();
+}
+
+std::optional<Move> GameModel::click(Square s) {
+    if (!can_move()) {
+        if (!follow_live_ && role_ != Role::Replay) go_live();  // a click on an old position returns to the game
+        deselect();
+        return std::nullopt;
+    }
+    const Position& pos = positions_.back();
+    const Piece piece = pos.at(s);
+    if (piece != Piece::None && color_of(piece) == pos.side_to_move()) {
+        if (selected_ == s)
+            deselect();
+        else
+            select(s);
+        return std::nullopt;
+    }
+    if (!selected_) return std::nullopt;
+    const auto it = std::find_if(highlights_.begin(), highlights_.end(), [&](const Highlight& h) { return h.to == s; });
+    if (it == highlights_.end()) {
+        deselect();
+        return std::nullopt;
+    }
+    if (it->kind == HighlightKind::Banned) {
+        notice_ = it->reason;
+        cues_.push_back(SoundCue::Refused);
+        return std::nullopt;
+    }
+    const Move m(*selected_, s);
+    deselect();
+    return m;
+}
+
+bool GameModel::begin_drag(Square s) {
+    if (!can_move()) return false;
+    const Position& pos = positions_.back();
+    const Piece piece = pos.at(s);
+    if (piece == Piece::None || color_of(piece) != pos.side_to_move()) return false;
+    if (selected_ != s) select(s);
+    dragging_ = s;
+    return true;
+}
+
+std::optional<Move> GameModel::drop(std::optional<Square> s) {
+    if (!dragging_) return std::nullopt;
+    const Square from = *dragging_;
+    dragging_.reset();
+    if (!s || *s == from) return std::nullopt;  // dropped where it was: stays selected for a click
+    const auto it = std::find_if(highlights_.begin(), highlights_.end(), [&](const Highlight& h) { return h.to == *s; });
+    if (it == highlights_.end() || it->kind == HighlightKind::Banned) {
+        if (it != highlights_.end()) notice_ = it->reason;
+        deselect();  // an illegal drop snaps back
+        cues_.push_back(SoundCue::Refused);
+        return std::nullopt;
+    }
+    deselect();
+    return Move(from, *s);
+}
+
+void GameModel::begin_pending(Move m, std::uint64_t move_id) {
+    pending_ = PendingMove{m, move_id, ply_count()};
+    pending_position_ = positions_.back().with_move(m);
+    notice_.clear();
+    deselect();
+    cue_for(positions_.back(), m);
+    go_live();
+}
+
+std::expected<void, std::string> GameModel::play_local(Move m) {
+    if (auto played = apply_move(ply_count() + 1, m); !played) return played;
+    if (game_.is_over()) {
+        const auto& out = game_.outcome();
+        finish({out.result, std::string(to_string(out.reason)), out.explanation});
+    }
+    return {};
+}
+
+void GameModel::follow_view() {
+    if (follow_live_) view_ply_ = ply_count();
+}
+
+void GameModel::step(int delta) {
+    go_to(view_ply_ + delta);
+}
+
+void GameModel::go_to(int ply) {
+    view_ply_ = std::clamp(ply, 0, ply_count());
+    follow_live_ = view_ply_ == ply_count();
+    if (!follow_live_) deselect();
+}
+
+void GameModel::go_live() {
+    follow_live_ = true;
+    view_ply_ = ply_count();
+}
+
+const Position& GameModel::shown_position() const {
+    if (showing_pending()) return pending_position_;
+    return positions_[static_cast<std::size_t>(view_ply_)];
+}
+
+std::optional<Move> GameModel::last_move_shown() const {
+    if (showing_pending()) return pending_->move;
+    if (view_ply_ == 0) return std::nullopt;
+    return moves_[static_cast<std::size_t>(view_ply_ - 1)];
+}
+
+std::optional<Square> GameModel::general_in_check() const {
+    const Position& pos = shown_position();
+    if (!pos.in_check()) return std::nullopt;
+    return pos.general(pos.side_to_move());
+}
+
+std::vector<Piece> GameModel::captured(Color side) const {
+    // Captured = the start position's pieces of that side minus those still on the board.
+    int count[8] = {};
+    const Position& start = positions_.front();
+    const Position& now = shown_position();
+    for (Square s = 0; s < kSquares; ++s) {
+        if (start.at(s) != Piece::None && color_of(start.at(s)) == side) ++count[static_cast<int>(type_of(start.at(s)))];
+        if (now.at(s) != Piece::None && color_of(now.at(s)) == side) --count[static_cast<int>(type_of(now.at(s)))];
+    }
+    std::vector<Piece> out;
+    for (PieceType t : {PieceType::Chariot, PieceType::Cannon, PieceType::Horse, PieceType::Elephant,
+                        PieceType::Advisor, PieceType::Soldier})
+        for (int i = 0; i < count[static_cast<int>(t)]; ++i) out.push_back(make_piece(side, t));
+    return out;
+}
+
+void GameModel::set_notation(Notation notation) {
+    notation_ = notation;
+    texts_.clear();
+    for (std::size_t i = 0; i < moves_.size(); ++i) texts_.push_back(render_move(positions_[i], moves_[i], notation_));
+}
+
+std::vector<SoundCue> GameModel::take_cues() {
+    std::vector<SoundCue> out;
+    out.swap(cues_);
+    return out;
+}
+
+}  // namespace xq::client

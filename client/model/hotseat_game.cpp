@@ -1,0 +1,35 @@
+#include "hotseat_game.h"
+
+namespace xq::client {
+
+HotseatGame::HotseatGame(GameModel& model) : model_(model) { new_game(); }
+
+void HotseatGame::new_game() {
+    model_.clear_room();
+    (void)model_.reset(Position::start(), {}, Role::Hotseat);
+    model_.set_seat(Color::Red, {"Red", true, std::nullopt});
+    model_.set_seat(Color::Black, {"Black", true, std::nullopt});
+}
+
+void HotseatGame::move(Move m) {
+    if (auto played = model_.play_local(m); !played) model_.set_notice(played.error());
+}
+
+void HotseatGame::resign() {
+    if (model_.result()) return;
+    const Color loser = model_.position_at(model_.ply_count()).side_to_move();
+    model_.finish({loss_for(loser), "resignation",
+                   std::string(loser == Color::Red ? "Red resigns: Black wins." : "Black resigns: Red wins.")});
+}
+
+void HotseatGame::offer(OfferType kind) {
+    if (model_.result()) return;
+    // Both players sit at this screen: an offer made here is agreed at once.
+    if (kind == OfferType::Draw) {
+        model_.finish({Result::Draw, "agreement", "Draw agreed."});
+    } else if (model_.ply_count() > 0) {
+        (void)model_.take_back(1);
+    }
+}
+
+}  // namespace xq::client

@@ -1,0 +1,19 @@
+#include "lobby_model.h"
+
+namespace xq::client {
+
+std::string to_string(const TimeControlChoice& tc) {
+    std::string text = std::to_string(tc.base_minutes) + "+" + std::to_string(tc.increment_seconds);
+    if (tc.move_cap_seconds) text += ", " + std::to_string(*tc.move_cap_seconds) + " s a move";
+    return text;
+}
+
+const std::vector<TimeControlChoice>& standard_time_controls() {
+    static const std::vector<TimeControlChoice> choices = {
+        {1, 0, std::nullopt}, {3, 2, std::nullopt}, {5, 3, std::nullopt},  {10, 5, std::nullopt},
+        {15, 10, std::nullopt}, {30, 20, std::nullopt}, {20, 0, 60},
+    };
+    return choices;
+}
+
+}  // namespace xq::client

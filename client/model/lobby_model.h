@@ -1,0 +1,67 @@
+#pragma once
+// The lobby as the client shows it: games waiting for an opponent, live games to watch, archived
+// games to replay, and servers found on the LAN. Filled by the network adapter.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace xq::client {
+
+struct TimeControlChoice {
+    std::uint32_t base_minutes = 10;
+    std::uint32_t increment_seconds = 5;
+    std::optional<std::uint32_t> move_cap_seconds;
+    friend bool operator==(const TimeControlChoice&, const TimeControlChoice&) = default;
+};
+
+// "10+5", "3+2, 30 s a move".
+std::string to_string(const TimeControlChoice& tc);
+
+// The time controls the create form and quick match offer.
+const std::vector<TimeControlChoice>& standard_time_controls();
+
+enum class ColorPick { Random, Red, Black };
+
+struct LobbyGame {
+    std::uint64_t id = 0;
+    std::string host;
+    std::string red;
+    std::string black;
+    std::string host_color;  // "red", "black", "random"
+    TimeControlChoice time_control;
+    std::uint32_t plies = 0;
+    std::uint32_t spectators = 0;
+    bool is_private = false;
+};
+
+struct ArchiveRow {
+    std::uint64_t id = 0;
+    std::string red;
+    std::string black;
+    TimeControlChoice time_control;
+    std::string result;  // "1-0", "0-1", "½-½"
+    std::string reason;
+    std::int64_t ended_at_ms = 0;
+};
+
+struct ServerRow {
+    std::string name;
+    std::string address;
+    std::uint16_t port = 0;
+    std::uint32_t open_games = 0;
+    std::uint32_t live_games = 0;
+};
+
+struct LobbyModel {
+    std::vector<LobbyGame> open;
+    std::vector<LobbyGame> live;
+    std::vector<ArchiveRow> archive;
+    std::uint32_t archive_total = 0;
+    std::vector<ServerRow> servers;  // LAN discovery
+    bool seeking = false;            // a quick-match seek is waiting
+    std::optional<TimeControlChoice> seeking_time_control;
+};
+
+}  // namespace xq::client

@@ -1,0 +1,160 @@
+#include "online_client.h"
+
+#include "client/online/convert.h"
+#include "common/iccs.h"
+
+namespace xq::client {
+
+OnlineClient::OnlineClient(GameModel& game, LobbyModel& lobby) : game_(game), lobby_(lobby) {}
+
+void OnlineClient::connect(const Endpoint& endpoint, const std::string& name) {
+    link_.reset();
+    link_.emplace();
+    name_ = name;
+    status_ = LinkStatus::Connecting;
+    status_text_ = "connecting to " + to_string(endpoint) + "…";
+    link_->open(endpoint, name);
+}
+
+void OnlineClient::disconnect() {
+    link_.reset();
+    status_ = LinkStatus::Offline;
+    status_text_ = "not connected";
+    screen_ = Screen::Start;
+    game_id_.reset();
+    seated_ = started_ = replay_ = false;
+}
+
+void OnlineClient::pump(TimePoint now) {
+    if (!link_) return;
+    for (auto& event : link_->poll()) {
+        if (const auto* up = std::get_if<LinkUp>(&event)) {
+            on_link_up(*up);
+        } else if (const auto* down = std::get_if<LinkDown>(&event)) {
+            status_ = down->retrying ? LinkStatus::Reconnecting : LinkStatus::Failed;
+            status_text_ = down->retrying ? "reconnecting… (" + down->reason + ")" : down->reason;
+        } else if (const auto* in = std::get_if<Incoming>(&event)) {
+            on_message(in->message, now);
+        }
+    }
+}
+
+void OnlineClient::on_link_up(const LinkUp& up) {
+    status_ = LinkStatus::Online;
+    server_name_ = up.server_name;
+    status_text_ = "connected to " + up.server_name;
+    if (up.attempt == 0 || !game_id_) {
+        if (screen_ == Screen::Start) screen_ = Screen::Lobby;
+        refresh();
+        return;
+    }
+    // A new connection after a drop: retake the seat (or the spectator's place) and catch up.
+    if (seated_ && !token_.empty())
+        link_->send(proto::Resume{*game_id_, token_, version_});
+    else if (!replay_)
+        link_->send(proto::WatchGame{*game_id_, join_code_});
+}
+
+std::vector<std::string> OnlineClient::take_notices() {
+    std::vector<std::string> out;
+    out.swap(notices_);
+    return out;
+}
+
+void OnlineClient::refresh() {
+    if (!link_) return;
+    link_->send(proto::ListGames{});
+}
+
+void OnlineClient::create(const TimeControlChoice& tc, ColorPick color, bool is_private) {
+    if (!link_) return;
+    const auto pick = color == ColorPick::Red     ? proto::ColorChoice::Red
+                      : color == ColorPick::Black ? proto::ColorChoice::Black
+                                                  : proto::ColorChoice::Random;
+    link_->send(proto::CreateGame{to_proto(tc), pick, is_private});
+}
+
+void OnlineClient::join(std::uint64_t id, const std::string& code) {
+    if (link_) link_->send(proto::JoinGame{id, code});
+}
+
+void OnlineClient::watch(std::uint64_t id, const std::string& code) {
+    if (!link_) return;
+    game_id_ = id;
+    seated_ = started_ = replay_ = false;
+    join_code_ = code;
+    link_->send(proto::WatchGame{id, code});
+}
+
+void OnlineClient::quick_match(const TimeControlChoice& tc) {
+    if (link_) link_->send(proto::QuickMatch{to_proto(tc)});
+}
+
+void OnlineClient::cancel_seek() {
+    if (link_) link_->send(proto::Leave{0});
+}
+
+void OnlineClient::list_archive() {
+    if (link_) link_->send(proto::ListArchive{0, 50, ""});
+}
+
+void OnlineClient::open_archived(std::uint64_t id) {
+    if (link_) link_->send(proto::GetArchived{id});
+}
+
+void OnlineClient::move(Move m) {
+    if (!link_ || !game_id_ || !seated_ || !game_.can_move()) return;
+    game_.begin_pending(m, next_move_id_++);
+    send_pending_move();
+}
+
+// Sends (or, after a reconnection, resends) the pending move. The move id makes a resend safe:
+// the server answers a move it already played with its original acknowledgement.
+void OnlineClient::send_pending_move() {
+    const auto& pending = game_.pending();
+    if (!pending || !game_id_) return;
+    move_request_ = link_->send(proto::MakeMove{*game_id_, to_iccs(pending->move), pending->move_id,
+                                                static_cast<std::uint32_t>(pending->ply)});
+}
+
+void OnlineClient::resign() {
+    if (link_ && game_id_ && seated_) link_->send(proto::Resign{*game_id_});
+}
+
+void OnlineClient::offer(OfferType kind) {
+    if (link_ && game_id_ && seated_) link_->send(proto::MakeOffer{*game_id_, to_proto(kind)});
+}
+
+void OnlineClient::answer(OfferType kind, bool accept) {
+    if (link_ && game_id_ && seated_) link_->send(proto::AnswerOffer{*game_id_, to_proto(kind), accept});
+}
+
+void OnlineClient::abort_game() {
+    if (link_ && game_id_ && seated_) link_->send(proto::Abort{*game_id_});
+}
+
+void OnlineClient::chat(const std::string& text) {
+    if (!link_ || !game_id_ || replay_ || text.empty()) return;
+    const auto channel = seated_ ? proto::ChatChannel::Players : proto::ChatChannel::Spectators;
+    link_->send(proto::SendChat{*game_id_, channel, text});
+}
+
+void OnlineClient::claim(bool win) {
+    if (link_ && game_id_ && seated_)
+        link_->send(proto::Claim{*game_id_, win ? proto::ClaimKind::Win : proto::ClaimKind::Draw});
+}
+
+void OnlineClient::leave() {
+    if (link_ && game_id_ && !replay_) {
+        const bool running = seated_ && started_ && !game_.result();
+        if (!running) link_->send(proto::Leave{*game_id_});  // a live game is left by resigning
+    }
+    game_id_.reset();
+    seated_ = started_ = replay_ = false;
+    token_.clear();
+    join_code_.clear();
+    screen_ = link_ ? Screen::Lobby : Screen::Start;
+    refresh();
+}
+
+}  // namespace xq::client

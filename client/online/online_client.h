@@ -1,0 +1,95 @@
+#pragma once
+// The network adapter between the server and the client's models: it turns every server message
+// into model updates and every player action into a request. The only client code besides net/
+// that sees the protocol. It also keeps what reconnection needs: the seat's resume token, the
+// last event version seen, and a move not yet acknowledged (resent with the same move id).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client/model/game_actions.h"
+#include "client/model/lobby_model.h"
+#include "client/net/connection.h"
+
+namespace xq::client {
+
+enum class Screen { Start, Lobby, Game };
+enum class LinkStatus { Offline, Connecting, Online, Reconnecting, Failed };
+
+class OnlineClient final : public GameActions {
+public:
+    OnlineClient(GameModel& game, LobbyModel& lobby);
+
+    void connect(const Endpoint& endpoint, const std::string& name);
+    void disconnect();
+    // Once per frame: applies everything the server sent since the last call.
+    void pump(TimePoint now);
+
+    LinkStatus status() const { return status_; }
+    const std::string& status_text() const { return status_text_; }
+    const std::string& server_name() const { return server_name_; }
+    const std::string& player_name() const { return name_; }
+    Screen screen() const { return screen_; }
+    std::optional<std::uint64_t> game_id() const { return game_id_; }
+    const std::string& join_code() const { return join_code_; }
+    const std::string& archived_pgn() const { return archived_pgn_; }
+    bool waiting_for_opponent() const { return seated_ && !started_; }
+    // Requests the player should know failed (not move refusals: the board shows those).
+    std::vector<std::string> take_notices();
+
+    // ---- Lobby ----
+    void refresh();
+    void create(const TimeControlChoice& tc, ColorPick color, bool is_private);
+    void join(std::uint64_t id, const std::string& code = {});
+    void watch(std::uint64_t id, const std::string& code = {});
+    void quick_match(const TimeControlChoice& tc);
+    void cancel_seek();
+    void list_archive();
+    void open_archived(std::uint64_t id);
+
+    // ---- The game (GameActions) ----
+    void move(Move m) override;
+    void resign() override;
+    void offer(OfferType kind) override;
+    void answer(OfferType kind, bool accept) override;
+    void abort_game() override;
+    void chat(const std::string& text) override;
+    void claim(bool win) override;
+    void leave() override;
+
+private:
+    void on_link_up(const LinkUp& up);
+    void on_message(const proto::ServerMessage& message, TimePoint now);
+    void on_error(std::uint64_t request_id, const proto::Error& error);
+    void on_snapshot(const proto::Snapshot& snapshot, TimePoint now);
+    void on_event(const proto::RoomEvent& event, std::uint64_t request_id, TimePoint now);
+    void resync(const std::string& why);
+    bool mine(std::uint64_t game_id) const { return game_id_ && *game_id_ == game_id; }
+    void see_version(proto::Version v);
+    void send_pending_move();
+
+    GameModel& game_;
+    LobbyModel& lobby_;
+    std::optional<Connection> link_;
+    LinkStatus status_ = LinkStatus::Offline;
+    std::string status_text_ = "not connected";
+    std::string server_name_;
+    std::string name_;
+    Screen screen_ = Screen::Start;
+    std::vector<std::string> notices_;
+
+    std::optional<std::uint64_t> game_id_;
+    bool seated_ = false;   // a player in game_id_ (else a spectator or replay)
+    bool started_ = false;  // GameStarted seen
+    bool replay_ = false;   // an archived game
+    std::string token_;
+    std::string join_code_;
+    std::string archived_pgn_;
+    proto::Version version_ = 0;
+    std::uint64_t next_move_id_ = 1;
+    std::uint64_t move_request_ = 0;  // the request id of the pending move
+};
+
+}  // namespace xq::client

@@ -1,0 +1,271 @@
+// What the server says, applied to the models.
+
+#include "client/online/convert.h"
+#include "client/online/online_client.h"
+#include "common/fen.h"
+#include "common/iccs.h"
+
+namespace xq::client {
+
+namespace {
+
+std::string side_name(proto::Side side) { return side == proto::Side::Red ? "Red" : "Black"; }
+
+LobbyGame to_row(const proto::GameSummary& g) {
+    const char* color = g.host_color == proto::ColorChoice::Red     ? "red"
+                        : g.host_color == proto::ColorChoice::Black ? "black"
+                                                                    : "random";
+    return {g.game_id, g.host, g.red, g.black, color, to_choice(g.time_control), g.plies, g.spectators, g.is_private};
+}
+
+std::string score(proto::GameResult r) {
+    switch (r) {
+        case proto::GameResult::RedWins: return "1-0";
+        case proto::GameResult::BlackWins: return "0-1";
+        case proto::GameResult::Draw: return "½-½";
+        case proto::GameResult::Ongoing: break;
+    }
+    return "*";
+}
+
+// Moves as ICCS text to moves; nullopt if one does not parse.
+std::optional<std::vector<Move>> parse_moves(const std::vector<std::string>& texts) {
+    std::vector<Move> moves;
+    for (const auto& t : texts) {
+        const auto m = parse_iccs(t);
+        if (!m) return std::nullopt;
+        moves.push_back(*m);
+    }
+    return moves;
+}
+
+}  // namespace
+
+void OnlineClient::see_version(proto::Version v) {
+    if (v > version_) version_ = v;
+}
+
+void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now) {
+    std::visit(
+        [&](const auto& body) {
+            using T = std::decay_t<decltype(body)>;
+            if constexpr (std::is_same_v<T, proto::Error>) {
+                on_error(message.request_id, body);
+            } else if constexpr (std::is_same_v<T, proto::GameList>) {
+                lobby_.open.clear();
+                lobby_.live.clear();
+                for (const auto& g : body.open) lobby_.open.push_back(to_row(g));
+                for (const auto& g : body.live) lobby_.live.push_back(to_row(g));
+            } else if constexpr (std::is_same_v<T, proto::Seated>) {
+                lobby_.seeking = false;
+                const bool same_game = mine(body.game_id) && seated_;
+                game_id_ = body.game_id;
+                seated_ = true;
+                replay_ = false;
+                token_ = body.resume_token;
+                if (!body.join_code.empty()) join_code_ = body.join_code;
+                if (!same_game) {
+                    started_ = false;
+                    version_ = 0;
+                    game_.clear_room();
+                    const Role role = body.side == proto::Side::Black ? Role::Black : Role::Red;
+                    (void)game_.reset(Position::start(), {}, role);
+                    game_.set_phase(Phase::Waiting);
+                    game_.set_seat(role == Role::Red ? Color::Red : Color::Black, {name_, true, std::nullopt});
+                }
+                screen_ = Screen::Game;
+            } else if constexpr (std::is_same_v<T, proto::Seeking>) {
+                lobby_.seeking = true;
+                lobby_.seeking_time_control = to_choice(body.time_control);
+            } else if constexpr (std::is_same_v<T, proto::Left>) {
+                if (body.game_id == 0) lobby_.seeking = false;
+            } else if constexpr (std::is_same_v<T, proto::Snapshot>) {
+                on_snapshot(body, now);
+            } else if constexpr (std::is_same_v<T, proto::Resumed>) {
+                if (!mine(body.game_id)) return;
+                for (const auto& e : body.events) on_event(e, 0, now);
+                game_.set_clock(to_clock(body.clock), now);
+                game_.set_seat(Color::Red, to_seat(body.red));
+                game_.set_seat(Color::Black, to_seat(body.black));
+                game_.set_spectators(body.spectators);
+                send_pending_move();  // not in the events: the server never got it
+            } else if constexpr (std::is_same_v<T, proto::SpectatorCount>) {
+                if (mine(body.game_id)) game_.set_spectators(body.count);
+            } else if constexpr (std::is_same_v<T, proto::PlayerConnection>) {
+                if (mine(body.game_id)) game_.set_seat(to_color(body.side), to_seat(body.player));
+            } else if constexpr (std::is_same_v<T, proto::ArchiveList>) {
+                lobby_.archive.clear();
+                lobby_.archive_total = body.total;
+                for (const auto& e : body.games)
+                    lobby_.archive.push_back({e.game_id, e.red, e.black, to_choice(e.time_control),
+                                              score(e.outcome.result), e.outcome.reason, e.ended_at_ms});
+            } else if constexpr (std::is_same_v<T, proto::ArchivedGame>) {
+                const auto start = parse_fen(body.start_fen);
+                const auto moves = parse_moves(body.moves);
+                if (!start || !moves) {
+                    notices_.push_back("the archived game could not be read");
+                    return;
+                }
+                game_.clear_room();
+                if (auto loaded = game_.reset(*start, *moves, Role::Replay); !loaded) {
+                    notices_.push_back("the archived game could not be replayed: " + loaded.error());
+                    return;
+                }
+                game_.set_seat(Color::Red, {body.entry.red, true, std::nullopt});
+                game_.set_seat(Color::Black, {body.entry.black, true, std::nullopt});
+                game_.finish(to_result(body.entry.outcome));
+                game_.take_cues();
+                game_.go_to(0);
+                game_id_ = body.entry.game_id;
+                seated_ = started_ = false;
+                replay_ = true;
+                archived_pgn_ = body.pgn;
+                screen_ = Screen::Game;
+            } else if constexpr (std::is_same_v<T, proto::Welcome> || std::is_same_v<T, proto::Pong>) {
+                // The connection handles these itself.
+            } else {
+                on_event(proto::RoomEvent{body}, message.request_id, now);
+            }
+        },
+        message.body);
+}
+
+void OnlineClient::on_error(std::uint64_t request_id, const proto::Error& error) {
+    std::string text = error.message;
+    if (!error.explanation.empty()) text = error.explanation;
+    if (request_id != 0 && request_id == move_request_ && game_.pending()) {
+        move_request_ = 0;
+        game_.refuse_pending(text);
+        // A refusal for an outdated position means we are behind: catch up.
+        if (error.code == proto::ErrorCode::StalePosition) resync("stale position");
+        return;
+    }
+    if (error.code == proto::ErrorCode::BadToken || error.code == proto::ErrorCode::NoSuchGame) {
+        if (screen_ == Screen::Game && !replay_ && game_id_ && error.game_id == *game_id_) {
+            game_id_.reset();
+            seated_ = false;
+        }
+    }
+    notices_.push_back(text);
+}
+
+void OnlineClient::resync(const std::string& why) {
+    if (!link_ || !game_id_) return;
+    notices_.push_back("catching up with the server (" + why + ")");
+    if (seated_ && !token_.empty())
+        link_->send(proto::Resume{*game_id_, token_, 0});
+    else
+        link_->send(proto::WatchGame{*game_id_, join_code_});
+}
+
+void OnlineClient::on_snapshot(const proto::Snapshot& s, TimePoint now) {
+    if (game_id_ && !mine(s.game_id)) return;
+    const auto start = parse_fen(s.start_fen.empty() ? kStartFen : s.start_fen);
+    const auto moves = parse_moves(s.moves);
+    if (!start || !moves) {
+        notices_.push_back("the server's game record could not be read");
+        return;
+    }
+    const Role role = !s.your_side ? Role::Spectator : *s.your_side == proto::Side::Red ? Role::Red : Role::Black;
+    const auto pending = game_.pending();
+    const bool keep_view = mine(s.game_id) && !game_.following_live();
+    const int view = game_.view_ply();
+    game_.clear_room();
+    if (auto loaded = game_.reset(*start, *moves, role); !loaded) {
+        notices_.push_back("the server's game could not be replayed: " + loaded.error());
+        return;
+    }
+    if (keep_view) game_.go_to(view);
+    game_id_ = s.game_id;
+    seated_ = s.your_side.has_value();
+    started_ = s.status != proto::GameStatus::Waiting;
+    replay_ = false;
+    version_ = s.version;
+    game_.set_phase(s.status == proto::GameStatus::Waiting ? Phase::Waiting
+                    : s.status == proto::GameStatus::Playing ? Phase::Playing
+                                                             : Phase::Over);
+    game_.set_seat(Color::Red, to_seat(s.red));
+    game_.set_seat(Color::Black, to_seat(s.black));
+    game_.set_clock(to_clock(s.clock), now);
+    game_.set_spectators(s.spectators);
+    for (const auto& o : s.pending_offers) game_.set_offer(to_offer(o.kind), to_color(o.side));
+    for (const auto& line : s.chat)
+        game_.add_chat({line.from, line.text, line.channel == proto::ChatChannel::Spectators, to_color(line.side)});
+    if (s.outcome) {
+        game_.finish(to_result(*s.outcome));
+        game_.take_cues();
+    } else if (s.status == proto::GameStatus::Aborted) {
+        game_.finish({Result::Ongoing, "aborted", "The game was aborted."});
+        game_.take_cues();
+    }
+    // Our unacknowledged move, if the server has not played it, goes again with its move id.
+    if (pending && seated_ && game_.can_move() && game_.ply_count() == pending->ply) {
+        game_.begin_pending(pending->move, pending->move_id);
+        game_.take_cues();
+        send_pending_move();
+    }
+    screen_ = Screen::Game;
+}
+
+void OnlineClient::on_event(const proto::RoomEvent& event, std::uint64_t request_id, TimePoint now) {
+    std::visit(
+        [&](const auto& e) {
+            using T = std::decay_t<decltype(e)>;
+            if (!mine(e.game_id)) return;
+            // Versioned events come in order, one apart; spectator chat carries version 0.
+            if (e.version != 0) {
+                if (e.version <= version_) return;  // replayed: seen already
+                if (version_ != 0 && e.version > version_ + 1) {
+                    resync("missed events");
+                    return;
+                }
+            }
+            if constexpr (std::is_same_v<T, proto::GameStarted>) {
+                const auto start = parse_fen(e.start_fen.empty() ? kStartFen : e.start_fen);
+                const Role role = game_.role();
+                (void)game_.reset(start ? *start : Position::start(), {}, role);
+                game_.set_phase(Phase::Playing);
+                game_.set_seat(Color::Red, {e.red, true, std::nullopt});
+                game_.set_seat(Color::Black, {e.black, true, std::nullopt});
+                game_.set_clock(to_clock(e.clock), now);
+                started_ = true;
+            } else if constexpr (std::is_same_v<T, proto::MoveMade>) {
+                const auto m = parse_iccs(e.move);
+                if (!m) {
+                    resync("unreadable move");
+                    return;
+                }
+                if (auto applied = game_.apply_move(static_cast<int>(e.ply), *m); !applied) {
+                    resync(applied.error());
+                    return;
+                }
+                if (request_id != 0 && request_id == move_request_) move_request_ = 0;
+                game_.set_clock(to_clock(e.clock), now);
+            } else if constexpr (std::is_same_v<T, proto::OfferMade>) {
+                game_.set_offer(to_offer(e.offer.kind), to_color(e.offer.side));
+            } else if constexpr (std::is_same_v<T, proto::OfferAnswered>) {
+                game_.set_offer(to_offer(e.kind), std::nullopt);
+                if (!e.accepted)
+                    notices_.push_back(side_name(e.side) + " declined the " +
+                                       (e.kind == proto::OfferKind::Draw ? "draw offer" : "takeback request"));
+            } else if constexpr (std::is_same_v<T, proto::TakebackApplied>) {
+                if (auto undone = game_.take_back(static_cast<int>(e.plies_removed)); !undone) {
+                    resync(undone.error());
+                    return;
+                }
+                game_.set_clock(to_clock(e.clock), now);
+            } else if constexpr (std::is_same_v<T, proto::ChatLine>) {
+                game_.add_chat({e.from, e.text, e.channel == proto::ChatChannel::Spectators, to_color(e.side)});
+            } else if constexpr (std::is_same_v<T, proto::GameEnded>) {
+                game_.set_clock(to_clock(e.clock), now);
+                game_.finish(to_result(e.outcome));
+            } else if constexpr (std::is_same_v<T, proto::GameAborted>) {
+                game_.finish({Result::Ongoing, "aborted",
+                              e.explanation.empty() ? std::string("The game was aborted.") : e.explanation});
+            }
+            see_version(e.version);
+        },
+        event);
+}
+
+}  // namespace xq::client

@@ -1,0 +1,227 @@
+#include "app.h"
+
+#include <fstream>
+#include <iostream>
+
+#include "common/pgn.h"
+
+namespace xq::client {
+
+namespace {
+
+sf::ContextSettings antialiased() {
+    sf::ContextSettings settings;
+    settings.antialiasingLevel = 4;
+    return settings;
+}
+
+}  // namespace
+
+App::App(AppOptions options)
+    : options_(std::move(options)),
+      window_(sf::VideoMode(options_.width, options_.height), "xiangqi — " + options_.name,
+              sf::Style::Default, antialiased()),
+      resources_(options_.mute),
+      online_(game_, lobby_),
+      discovery_(options_.discovery_port),
+      context_{resources_, game_, lobby_, online_, discovery_, nullptr, false, false, {}, {}, {}, {}, {}, {}},
+      start_(context_, options_.connect ? to_string(*options_.connect) : "127.0.0.1:7777", options_.name),
+      lobby_screen_(context_),
+      game_screen_(context_) {
+    window_.setFramerateLimit(60);
+    if (options_.position) window_.setPosition(*options_.position);
+    game_.set_notation(options_.notation);
+    context_.actions = &online_;
+    context_.start_hotseat = [this] { begin_hotseat(); };
+    context_.host_game = [this] { host_game(); };
+    context_.toast = [this](const std::string& text) { toast(text); };
+    context_.save_pgn = [this] { save_pgn(); };
+    context_.back = [this] {
+        if (mode_ == Mode::Hotseat) {  // leaving hotseat returns to where we came from
+            mode_ = Mode::Online;
+            hotseat_.reset();
+            context_.hotseat = false;
+            context_.actions = &online_;
+            game_.clear_room();
+            (void)game_.reset(Position::start(), {}, Role::Spectator);
+            return;
+        }
+        if (online_.screen() == Screen::Game)
+            online_.leave();
+        else
+            online_.disconnect();
+    };
+    if (options_.hotseat) begin_hotseat();
+    if (options_.host) host_game();
+    else if (options_.connect) online_.connect(*options_.connect, options_.name);
+}
+
+void App::begin_hotseat() {
+    mode_ = Mode::Hotseat;
+    hotseat_.emplace(game_);
+    context_.actions = &*hotseat_;
+    context_.hotseat = true;
+}
+
+void App::host_game() {
+    const auto binary = find_server_binary();
+    if (!binary) {
+        toast("xiangqi-server was not found next to the client (set XQ_SERVER_BIN)");
+        return;
+    }
+    LocalServerOptions server;
+    server.binary = *binary;
+    server.listen_address = "0.0.0.0";
+    server.port = options_.connect ? options_.connect->port : 7777;
+    server.name = options_.name + "'s game";
+    server.discovery_port = options_.discovery_port;
+    auto started = LocalServer::start(server);
+    if (!started) {
+        // The usual port may be taken (another server on this machine): take any free one, and
+        // skip announcing if the discovery port is taken too.
+        server.port = 0;
+        started = LocalServer::start(server);
+        if (!started) {
+            server.discovery_port.reset();
+            started = LocalServer::start(server);
+        }
+    }
+    if (!started) {
+        toast("could not start a local server: " + started.error());
+        return;
+    }
+    local_server_.emplace(std::move(*started));
+    online_.connect(Endpoint{"127.0.0.1", local_server_->port()}, options_.name);
+}
+
+void App::toast(const std::string& text) {
+    toast_ = text;
+    toast_until_ = SteadyClock::now() + std::chrono::seconds(5);
+}
+
+void App::save_pgn() {
+    std::string text = online_.archived_pgn();
+    if (text.empty() || mode_ == Mode::Hotseat) {
+        PgnGame pgn;
+        pgn.start = game_.position_at(0);
+        pgn.moves = game_.moves();
+        pgn.set_tag("Event", mode_ == Mode::Hotseat ? "Hotseat game" : "Online game");
+        pgn.set_tag("Red", game_.seat(Color::Red).name);
+        pgn.set_tag("Black", game_.seat(Color::Black).name);
+        if (const auto& r = game_.result()) {
+            pgn.result = r->result == Result::RedWins ? "1-0" : r->result == Result::BlackWins ? "0-1"
+                         : r->result == Result::Draw  ? "1/2-1/2"
+                                                      : "*";
+        }
+        text = write_pgn(pgn);
+    }
+    const auto path = options_.screenshot_dir /
+                      ("xiangqi-" + std::to_string(std::chrono::system_clock::now().time_since_epoch().count() / 1000000) + ".pgn");
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+    toast(out ? "saved " + path.string() : "could not write " + path.string());
+}
+
+void App::save_screenshot(const std::filesystem::path& path) {
+    sf::Texture texture;
+    texture.create(window_.getSize().x, window_.getSize().y);
+    texture.update(window_);
+    if (texture.copyToImage().saveToFile(path.string()))
+        std::cout << "screenshot " << path.string() << std::endl;
+    else
+        std::cerr << "xiangqi-client: could not save " << path.string() << "\n";
+}
+
+// The first frame worth a picture: connected and showing the lobby or a game, or the hotseat board.
+bool App::fully_loaded() const {
+    if (frames_ < 3) return false;
+    if (mode_ == Mode::Hotseat) return true;
+    if (!options_.connect && !options_.host) return true;
+    return online_.status() == LinkStatus::Failed ||
+           (online_.status() == LinkStatus::Online && online_.screen() != Screen::Start && frames_ > 10);
+}
+
+int App::run() {
+    bool shot_taken = false;
+    while (window_.isOpen()) {
+        ui::Input in;
+        const auto mouse = sf::Mouse::getPosition(window_);
+        in.mouse = {static_cast<float>(mouse.x), static_cast<float>(mouse.y)};
+        sf::Event event;
+        const Screen screen = mode_ == Mode::Hotseat ? Screen::Game : online_.screen();
+        while (window_.pollEvent(event)) {
+            switch (event.type) {
+                case sf::Event::Closed: window_.close(); break;
+                case sf::Event::Resized: {
+                    const float w = static_cast<float>(event.size.width), h = static_cast<float>(event.size.height);
+                    window_.setView(sf::View(sf::FloatRect(0, 0, w, h)));
+                    break;
+                }
+                case sf::Event::MouseButtonPressed:
+                    if (event.mouseButton.button == sf::Mouse::Left) {
+                        in.pressed = true;
+                        in.press_at = {static_cast<float>(event.mouseButton.x), static_cast<float>(event.mouseButton.y)};
+                    }
+                    break;
+                case sf::Event::MouseButtonReleased:
+                    if (event.mouseButton.button == sf::Mouse::Left) {
+                        in.released = true;
+                        in.release_at = {static_cast<float>(event.mouseButton.x), static_cast<float>(event.mouseButton.y)};
+                    }
+                    break;
+                case sf::Event::MouseMoved:
+                    in.mouse = {static_cast<float>(event.mouseMove.x), static_cast<float>(event.mouseMove.y)};
+                    break;
+                case sf::Event::MouseWheelScrolled:
+                    in.wheel += static_cast<int>(event.mouseWheelScroll.delta);
+                    break;
+                case sf::Event::KeyPressed:
+                    if (event.key.code == sf::Keyboard::F12) {
+                        save_screenshot(options_.screenshot_dir /
+                                        (options_.name + "-" + std::to_string(++screenshots_) + ".png"));
+                        continue;
+                    }
+                    break;
+                default: break;
+            }
+            if (screen == Screen::Start) start_.handle(event);
+            if (screen == Screen::Lobby) lobby_screen_.handle(event);
+            if (screen == Screen::Game) game_screen_.handle(event);
+        }
+        const TimePoint now = SteadyClock::now();
+        if (mode_ == Mode::Online) online_.pump(now);
+        for (const auto& notice : online_.take_notices()) toast(notice);
+        for (SoundCue cue : game_.take_cues()) resources_.play(cue);
+        context_.status = mode_ == Mode::Hotseat ? "Hotseat: both sides play on this screen" : online_.status_text();
+        if (local_server_ && mode_ == Mode::Online)
+            context_.status += "   (hosting on port " + std::to_string(local_server_->port()) + ")";
+
+        window_.clear(ui::color::kBackground);
+        const Screen shown = mode_ == Mode::Hotseat ? Screen::Game : online_.screen();
+        if (shown == Screen::Start) start_.draw(window_, in, now);
+        if (shown == Screen::Lobby) lobby_screen_.draw(window_, in, now);
+        if (shown == Screen::Game) game_screen_.draw(window_, in, now);
+        if (!toast_.empty() && now < toast_until_) {
+            const auto size = window_.getView().getSize();
+            const auto lines = ui::wrap(resources_.font(), toast_, 16, std::min(600.0f, size.x - 60));
+            const float h = static_cast<float>(lines.size()) * 22 + 16, w = std::min(640.0f, size.x - 20);
+            const Rect r{(size.x - w) / 2, 10, w, h};
+            ui::box(window_, r, sf::Color(24, 22, 20, 240), ui::color::kAccent, 1);
+            float y = r.y + 8;
+            for (const auto& line : lines) {
+                ui::text(window_, resources_.font(), line, {size.x / 2, y}, 16, ui::color::kText, ui::Align::Center);
+                y += 22;
+            }
+        }
+        window_.display();
+        ++frames_;
+        if (options_.screenshot && !shot_taken && fully_loaded()) {
+            shot_taken = true;
+            save_screenshot(*options_.screenshot);
+            if (options_.quit_after_screenshot) window_.close();
+        }
+    }
+    return 0;
+}
+
+}  // namespace xq::client

@@ -1,0 +1,74 @@
+#pragma once
+// The client application: one window, the models, the network adapter and the screens. The loop
+// gathers input, applies what the server sent, draws the current screen and plays sounds; the
+// network runs on its own thread, so a frame never waits for it.
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include <SFML/Graphics.hpp>
+
+#include "client/model/hotseat_game.h"
+#include "client/net/discovery_browser.h"
+#include "client/net/local_server.h"
+#include "client/online/online_client.h"
+#include "client/view/game_screen.h"
+#include "client/view/lobby_screen.h"
+#include "client/view/start_screen.h"
+
+namespace xq::client {
+
+struct AppOptions {
+    std::optional<Endpoint> connect;
+    std::string name = "player";
+    bool host = false;     // start a local server (announced on the LAN) and connect to it
+    bool hotseat = false;  // two players on this screen, no server
+    Notation notation = Notation::Chinese;
+    std::optional<std::filesystem::path> screenshot;  // a PNG of the first fully loaded frame
+    bool quit_after_screenshot = false;
+    std::filesystem::path screenshot_dir = ".";  // where F12 saves
+    bool mute = false;
+    unsigned width = 1180;
+    unsigned height = 780;
+    std::optional<sf::Vector2i> position;
+    std::uint16_t discovery_port = 7778;
+};
+
+class App {
+public:
+    // Throws std::runtime_error when a resource cannot be loaded (main reports it).
+    explicit App(AppOptions options);
+    int run();
+
+private:
+    enum class Mode { Online, Hotseat };
+    void begin_hotseat();
+    void host_game();
+    void save_pgn();
+    void save_screenshot(const std::filesystem::path& path);
+    bool fully_loaded() const;
+    void toast(const std::string& text);
+
+    AppOptions options_;
+    sf::RenderWindow window_;
+    Resources resources_;
+    GameModel game_;
+    LobbyModel lobby_;
+    OnlineClient online_;
+    DiscoveryBrowser discovery_;
+    std::optional<HotseatGame> hotseat_;
+    std::optional<LocalServer> local_server_;
+    ScreenContext context_;
+    StartScreen start_;
+    LobbyScreen lobby_screen_;
+    GameScreen game_screen_;
+    Mode mode_ = Mode::Online;
+    std::string toast_;
+    TimePoint toast_until_{};
+    int frames_ = 0;
+    int screenshots_ = 0;
+};
+
+}  // namespace xq::client

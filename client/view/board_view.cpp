@@ -1,0 +1,209 @@
+#include "board_view.h"
+
+#include <cmath>
+
+#include "client/view/ui.h"
+
+namespace xq::client {
+
+namespace {
+
+const sf::Color kWood(233, 196, 140);
+const sf::Color kWoodEdge(150, 104, 58);
+const sf::Color kLine(92, 58, 30);
+const sf::Color kPieceFace(247, 234, 205);
+const sf::Color kPieceRed(178, 28, 28);
+const sf::Color kPieceBlack(28, 28, 28);
+
+void line(sf::RenderTarget& target, Point a, Point b, float width, sf::Color c) {
+    const float dx = b.x - a.x, dy = b.y - a.y;
+    const float length = std::sqrt(dx * dx + dy * dy);
+    sf::RectangleShape shape({length, width});
+    shape.setOrigin(0, width / 2);
+    shape.setPosition(a.x, a.y);
+    shape.setRotation(std::atan2(dy, dx) * 180.0f / static_cast<float>(M_PI));
+    shape.setFillColor(c);
+    target.draw(shape);
+}
+
+void circle(sf::RenderTarget& target, Point c, float r, sf::Color fill, sf::Color outline = sf::Color::Transparent,
+            float thickness = 0) {
+    sf::CircleShape shape(r, 48);
+    shape.setOrigin(r, r);
+    shape.setPosition(c.x, c.y);
+    shape.setFillColor(fill);
+    shape.setOutlineColor(outline);
+    shape.setOutlineThickness(thickness);
+    target.draw(shape);
+}
+
+const char* kRedNumbers[] = {"九", "八", "七", "六", "五", "四", "三", "二", "一"};
+
+}  // namespace
+
+const char* piece_glyph(Piece piece) {
+    const bool red = color_of(piece) == Color::Red;
+    switch (type_of(piece)) {
+        case PieceType::General: return red ? "帥" : "將";
+        case PieceType::Advisor: return red ? "仕" : "士";
+        case PieceType::Elephant: return red ? "相" : "象";
+        case PieceType::Horse: return red ? "傌" : "馬";
+        case PieceType::Chariot: return red ? "俥" : "車";
+        case PieceType::Cannon: return red ? "炮" : "砲";
+        case PieceType::Soldier: return red ? "兵" : "卒";
+        case PieceType::None: break;
+    }
+    return "";
+}
+
+void BoardView::draw_grid(sf::RenderTarget& target, const BoardGeometry& g) const {
+    const float c = g.cell();
+    const Rect outer = g.outer();
+    ui::box(target, outer, kWood, kWoodEdge, std::max(2.0f, c * 0.06f));
+    const Rect l = g.lines();
+    const float thin = std::max(1.0f, c * 0.028f);
+    const auto at = [&](int column, int row) {
+        return Point{l.x + static_cast<float>(column) * c, l.y + static_cast<float>(row) * c};
+    };
+    // A heavier frame a little outside the outer lines, as printed boards have.
+    const float gap = c * 0.1f;
+    sf::RectangleShape frame({l.w + 2 * gap, l.h + 2 * gap});
+    frame.setPosition(l.x - gap, l.y - gap);
+    frame.setFillColor(sf::Color::Transparent);
+    frame.setOutlineColor(kLine);
+    frame.setOutlineThickness(thin * 1.6f);
+    target.draw(frame);
+    for (int row = 0; row < 10; ++row) line(target, at(0, row), at(8, row), thin, kLine);
+    for (int column = 0; column < 9; ++column) {
+        if (column == 0 || column == 8) {
+            line(target, at(column, 0), at(column, 9), thin, kLine);
+        } else {  // the river cuts the inner files
+            line(target, at(column, 0), at(column, 4), thin, kLine);
+            line(target, at(column, 5), at(column, 9), thin, kLine);
+        }
+    }
+    // Palace diagonals.
+    for (int top : {0, 7}) {
+        line(target, at(3, top), at(5, top + 2), thin, kLine);
+        line(target, at(5, top), at(3, top + 2), thin, kLine);
+    }
+    // Position marks where the cannons and soldiers start: small corners around the point.
+    const float m = c * 0.08f, len = c * 0.18f;
+    const auto mark = [&](int column, int row) {
+        const Point p = at(column, row);
+        for (int sx : {-1, 1}) {
+            if ((column == 0 && sx < 0) || (column == 8 && sx > 0)) continue;
+            for (int sy : {-1, 1}) {
+                const Point corner{p.x + static_cast<float>(sx) * m, p.y + static_cast<float>(sy) * m};
+                line(target, corner, {corner.x + static_cast<float>(sx) * len, corner.y}, thin, kLine);
+                line(target, corner, {corner.x, corner.y + static_cast<float>(sy) * len}, thin, kLine);
+            }
+        }
+    };
+    for (int row : {2, 7}) {
+        mark(1, row);
+        mark(7, row);
+    }
+    for (int row : {3, 6})
+        for (int column = 0; column < 9; column += 2) mark(column, row);
+    // The river's words, each half read from its own side.
+    const auto river_size = static_cast<unsigned>(c * 0.5f);
+    const float river_y = l.y + 4.5f * c - static_cast<float>(river_size) * 0.68f;
+    const bool f = g.flipped();
+    ui::text(target, font_, f ? "漢  界" : "楚  河", {l.x + 2.0f * c, river_y}, river_size, kLine, ui::Align::Center);
+    ui::text(target, font_, f ? "楚  河" : "漢  界", {l.x + 6.0f * c, river_y}, river_size, kLine, ui::Align::Center);
+    // File numbers: Red's 九…一 from its left on its side, Black's 1…9 from its right on its side.
+    const auto number_size = static_cast<unsigned>(c * 0.3f);
+    // In the margin, clear of the pieces on the outer ranks (their discs reach 0.44 cell out).
+    const float top_y = l.y - c * 0.5f - static_cast<float>(number_size) * 1.25f;
+    const float bottom_y = l.y + l.h + c * 0.5f;
+    for (int column = 0; column < 9; ++column) {
+        const int file = f ? 8 - column : column;
+        const std::string red = kRedNumbers[file];
+        const std::string black = std::to_string(file + 1);
+        const float x = l.x + static_cast<float>(column) * c;
+        ui::text(target, font_, f ? red : black, {x, top_y}, number_size, kLine, ui::Align::Center);
+        ui::text(target, font_, f ? black : red, {x, bottom_y}, number_size, kLine, ui::Align::Center);
+    }
+}
+
+void BoardView::draw_piece(sf::RenderTarget& target, Point center, float cell, Piece piece, sf::Uint8 alpha) const {
+    const float r = cell * 0.44f;
+    const sf::Color ink = color_of(piece) == Color::Red ? kPieceRed : kPieceBlack;
+    const auto faded = [alpha](sf::Color c) { return sf::Color(c.r, c.g, c.b, static_cast<sf::Uint8>(c.a * alpha / 255)); };
+    circle(target, {center.x + cell * 0.03f, center.y + cell * 0.05f}, r, faded(sf::Color(60, 35, 10, 90)));  // shadow
+    circle(target, center, r, faded(kPieceFace), faded(sf::Color(120, 84, 40)), std::max(1.0f, cell * 0.03f));
+    circle(target, center, r * 0.82f, sf::Color::Transparent, faded(ink), std::max(1.0f, cell * 0.025f));
+    const auto size = static_cast<unsigned>(cell * 0.5f);
+    ui::text(target, font_, piece_glyph(piece), {center.x, center.y - static_cast<float>(size) * 0.68f}, size, faded(ink),
+             ui::Align::Center);
+}
+
+void BoardView::draw(sf::RenderTarget& target, const BoardGeometry& g, const GameModel& model, Point mouse) const {
+    draw_grid(target, g);
+    const float c = g.cell();
+    const Position& pos = model.shown_position();
+
+    if (const auto last = model.last_move_shown()) {  // the last move: both its points tinted
+        for (Square s : {last->from(), last->to()}) {
+            const Point p = g.center(s);
+            ui::box(target, {p.x - c * 0.46f, p.y - c * 0.46f, c * 0.92f, c * 0.92f}, sf::Color(60, 140, 220, 70));
+        }
+    }
+    if (const auto check = model.general_in_check()) {
+        const Point p = g.center(*check);
+        circle(target, p, c * 0.56f, sf::Color(230, 40, 30, 120));
+        circle(target, p, c * 0.5f, sf::Color(255, 60, 40, 160));
+    }
+    const auto selected = model.selected();
+    const auto dragging = model.dragging();
+    for (Square s = 0; s < kSquares; ++s) {
+        const Piece piece = pos.at(s);
+        if (piece == Piece::None) continue;
+        const Point p = g.center(s);
+        if (selected == s) circle(target, p, c * 0.5f, sf::Color(250, 200, 60, 200));
+        if (dragging == s) {
+            draw_piece(target, p, c, piece, 70);  // where it came from, faint
+            continue;
+        }
+        const bool pending_piece = model.showing_pending() && model.pending()->move.to() == s;
+        draw_piece(target, p, c, piece, pending_piece ? 150 : 255);
+        if (pending_piece)
+            ui::text(target, font_, "…", {p.x, p.y + c * 0.18f}, static_cast<unsigned>(c * 0.3f), kPieceBlack,
+                     ui::Align::Center);
+    }
+    const Highlight* hovered_ban = nullptr;
+    for (const auto& h : model.highlights()) {
+        const Point p = g.center(h.to);
+        switch (h.kind) {
+            case HighlightKind::Quiet:
+                circle(target, p, c * 0.15f, sf::Color(40, 150, 60, 210), sf::Color(255, 255, 255, 160), 1.5f);
+                break;
+            case HighlightKind::Capture:
+                circle(target, p, c * 0.47f, sf::Color::Transparent, sf::Color(225, 60, 30, 230), c * 0.07f);
+                break;
+            case HighlightKind::Banned: {
+                circle(target, p, c * 0.17f, sf::Color(110, 110, 110, 200));
+                const float k = c * 0.1f;
+                line(target, {p.x - k, p.y - k}, {p.x + k, p.y + k}, 2, sf::Color(240, 240, 240));
+                line(target, {p.x - k, p.y + k}, {p.x + k, p.y - k}, 2, sf::Color(240, 240, 240));
+                if (g.square_at(mouse) == h.to) hovered_ban = &h;
+                break;
+            }
+        }
+    }
+    if (dragging) draw_piece(target, mouse, c, pos.at(*dragging));
+    if (hovered_ban) {  // the reason a point is banned, next to the pointer
+        const auto lines = ui::wrap(font_, hovered_ban->reason, 14, 300);
+        const float h = static_cast<float>(lines.size()) * 18 + 10;
+        const Rect tip{std::min(mouse.x + 14, g.outer().x + g.outer().w - 316), mouse.y + 16, 316, h};
+        ui::box(target, tip, sf::Color(30, 28, 26, 235), ui::color::kAccent, 1);
+        float y = tip.y + 4;
+        for (const auto& text : lines) {
+            ui::text(target, font_, text, {tip.x + 8, y}, 14, ui::color::kText);
+            y += 18;
+        }
+    }
+}
+
+}  // namespace xq::client

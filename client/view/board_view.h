@@ -1,0 +1,29 @@
+#pragma once
+// Draws the board and its pieces from a GameModel it does not own: lines, river, palaces, position
+// marks, file numbers for both sides, pieces as discs with their Chinese glyphs, and the marks of
+// play (selection, destinations, captures, banned points, last move, check, a pending move).
+
+#include <SFML/Graphics.hpp>
+
+#include "client/model/board_geometry.h"
+#include "client/model/game_model.h"
+
+namespace xq::client {
+
+class BoardView {
+public:
+    explicit BoardView(const sf::Font& font) : font_(font) {}
+    // `mouse` places a dragged piece and finds the banned point under the pointer (for its reason).
+    void draw(sf::RenderTarget& target, const BoardGeometry& g, const GameModel& model, Point mouse) const;
+
+private:
+    void draw_grid(sf::RenderTarget& target, const BoardGeometry& g) const;
+    void draw_piece(sf::RenderTarget& target, Point center, float cell, Piece piece, sf::Uint8 alpha = 255) const;
+
+    const sf::Font& font_;
+};
+
+// The glyph players read on a piece: 帥仕相傌俥炮兵 for Red, 將士象馬車砲卒 for Black.
+const char* piece_glyph(Piece piece);
+
+}  // namespace xq::client

@@ -1,0 +1,36 @@
+#pragma once
+// The game: the board on the left; on the right the players with their clocks and captures, the
+// move list, the buttons, offers, chat, and the result once there is one.
+
+#include <SFML/Graphics.hpp>
+
+#include "client/model/layout.h"
+#include "client/view/board_view.h"
+#include "client/view/screen_context.h"
+
+namespace xq::client {
+
+class GameScreen {
+public:
+    explicit GameScreen(ScreenContext& context);
+    void handle(const sf::Event& event);
+    void draw(sf::RenderTarget& target, ui::Input& in, TimePoint now);
+
+private:
+    void board_input(const BoardGeometry& g, ui::Input& in);
+    float draw_player(sf::RenderTarget& target, Color side, Rect r, TimePoint now);
+    void draw_moves(sf::RenderTarget& target, ui::Input& in, Rect r);
+    float draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r);
+    void draw_buttons(sf::RenderTarget& target, ui::Input& in, Rect r);
+    void draw_chat(sf::RenderTarget& target, ui::Input& in, Rect r);
+    void draw_result(sf::RenderTarget& target, ui::Input& in, const BoardGeometry& g);
+    std::string status_line() const;
+
+    ScreenContext& ctx_;
+    BoardView board_;
+    ui::TextField chat_field_{"", 280};
+    int move_scroll_ = 0;  // rows hidden above the move list when scrolled back
+    bool result_hidden_ = false;
+};
+
+}  // namespace xq::client

@@ -1,0 +1,99 @@
+#include "resources.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <stdexcept>
+#include <vector>
+
+namespace xq::client {
+
+namespace {
+
+constexpr unsigned kRate = 44100;
+
+// A tone of `hz` for `ms` with a fast attack and an exponential decay, plus a little noise for a
+// wooden click at the start: close to a piece set down on a board.
+void add_tone(std::vector<float>& out, double start_ms, double hz, double ms, double gain, double click) {
+    const auto first = static_cast<std::size_t>(start_ms * kRate / 1000);
+    const auto count = static_cast<std::size_t>(ms * kRate / 1000);
+    if (out.size() < first + count) out.resize(first + count, 0.0f);
+    std::uint32_t noise = 12345;
+    for (std::size_t i = 0; i < count; ++i) {
+        const double t = static_cast<double>(i) / kRate;
+        const double decay = std::exp(-t * 1000.0 / (ms / 4));
+        noise = noise * 1664525u + 1013904223u;
+        const double n = (static_cast<double>(noise >> 8) / (1 << 24) - 0.5) * click * std::exp(-t * 400);
+        out[first + i] += static_cast<float>(gain * decay * (std::sin(2 * M_PI * hz * t) + n));
+    }
+}
+
+sf::SoundBuffer to_buffer(const std::vector<float>& wave) {
+    std::vector<sf::Int16> samples(wave.size());
+    for (std::size_t i = 0; i < wave.size(); ++i)
+        samples[i] = static_cast<sf::Int16>(std::clamp(wave[i], -1.0f, 1.0f) * 30000);
+    sf::SoundBuffer buffer;
+    buffer.loadFromSamples(samples.data(), samples.size(), 1, kRate);
+    return buffer;
+}
+
+}  // namespace
+
+std::vector<std::filesystem::path> font_candidates() {
+    std::vector<std::filesystem::path> out;
+    if (const char* env = std::getenv("XQ_FONT")) out.emplace_back(env);
+    out.emplace_back("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc");
+    out.emplace_back("/usr/share/fonts/wqy-microhei/wqy-microhei.ttc");
+    return out;
+}
+
+Resources::Resources(bool muted) : muted_(muted) {
+    std::string tried;
+    bool loaded = false;
+    for (const auto& path : font_candidates()) {
+        tried += " " + path.string();
+        if (std::filesystem::exists(path) && font_.loadFromFile(path.string())) {
+            loaded = true;
+            break;
+        }
+    }
+    if (!loaded)
+        throw std::runtime_error("no CJK font found (install fonts-wqy-microhei or set XQ_FONT); tried:" + tried);
+    if (!muted) make_sounds();  // muted from the start: no audio device is opened at all
+}
+
+void Resources::set_muted(bool muted) {
+    muted_ = muted;
+    if (!muted_ && !sound_ready_) make_sounds();
+}
+
+void Resources::make_sounds() {
+    std::vector<float> wave;
+    add_tone(wave, 0, 620, 70, 0.5, 1.6);  // Move: a short wooden tock
+    buffers_[static_cast<int>(SoundCue::Move)] = to_buffer(wave);
+    wave.clear();
+    add_tone(wave, 0, 420, 120, 0.6, 2.0);  // Capture: lower and heavier
+    add_tone(wave, 35, 300, 120, 0.4, 1.0);
+    buffers_[static_cast<int>(SoundCue::Capture)] = to_buffer(wave);
+    wave.clear();
+    add_tone(wave, 0, 880, 110, 0.4, 0.6);  // Check: two quick high notes
+    add_tone(wave, 130, 880, 160, 0.4, 0.6);
+    buffers_[static_cast<int>(SoundCue::Check)] = to_buffer(wave);
+    wave.clear();
+    add_tone(wave, 0, 523, 300, 0.3, 0.2);  // Game end: a rising triad
+    add_tone(wave, 150, 659, 300, 0.3, 0.2);
+    add_tone(wave, 300, 784, 600, 0.3, 0.2);
+    buffers_[static_cast<int>(SoundCue::GameEnd)] = to_buffer(wave);
+    wave.clear();
+    add_tone(wave, 0, 150, 180, 0.4, 0.3);  // Refused: a low buzz
+    buffers_[static_cast<int>(SoundCue::Refused)] = to_buffer(wave);
+    for (std::size_t i = 0; i < sounds_.size(); ++i) sounds_[i].setBuffer(buffers_[i]);
+    sound_ready_ = true;
+}
+
+void Resources::play(SoundCue cue) {
+    if (muted_ || !sound_ready_) return;
+    sounds_[static_cast<std::size_t>(cue)].play();
+}
+
+}  // namespace xq::client

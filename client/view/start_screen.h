@@ -1,0 +1,28 @@
+#pragma once
+// The first screen: a server's address and the player's name, the servers found on the LAN, and
+// the ways to play without a remote server (host a LAN game, hotseat).
+
+#include <SFML/Graphics.hpp>
+
+#include "client/view/screen_context.h"
+
+namespace xq::client {
+
+class StartScreen {
+public:
+    StartScreen(ScreenContext& context, std::string address, std::string name);
+    void handle(const sf::Event& event);
+    void draw(sf::RenderTarget& target, ui::Input& in, TimePoint now);
+    std::string name() const { return name_field_.value(); }
+
+private:
+    void connect(const std::string& address);
+
+    ScreenContext& ctx_;
+    ui::TextField address_field_;
+    ui::TextField name_field_;
+    std::string error_;
+    TimePoint last_search_{};
+};
+
+}  // namespace xq::client

@@ -1,0 +1,325 @@
+// The client model without a display: board geometry (pixels to points, flipped or not), selection
+// and highlights against the rules library, pending and refused moves, clocks and notation.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "client/model/board_geometry.h"
+#include "client/model/clock_model.h"
+#include "client/model/game_model.h"
+#include "client/model/hotseat_game.h"
+#include "common/fen.h"
+#include "common/iccs.h"
+#include "common/movegen.h"
+#include "support/test_data.h"
+
+namespace xq::client {
+namespace {
+
+Move mv(std::string_view text) { return *parse_iccs(text); }
+Square sq(std::string_view text) { return *parse_square(text); }
+
+std::vector<Move> moves_of(const std::string& text) {
+    std::vector<Move> out;
+    for (const auto& w : test::split_words(text)) out.push_back(mv(w));
+    return out;
+}
+
+TEST(BoardGeometry, EveryPointMapsBackToItsSquare) {
+    for (bool flipped : {false, true}) {
+        const BoardGeometry g({10, 20, 500, 600}, flipped);
+        for (Square s = 0; s < kSquares; ++s) {
+            const Point c = g.center(s);
+            EXPECT_EQ(g.square_at(c), s);
+            EXPECT_EQ(g.square_at({c.x + 0.4f * g.cell(), c.y}), s);  // anywhere on the disc
+        }
+    }
+}
+
+TEST(BoardGeometry, RedAtTheBottomUnlessFlipped) {
+    const BoardGeometry normal({0, 0, 500, 550}, false);
+    const BoardGeometry flipped({0, 0, 500, 550}, true);
+    EXPECT_EQ(normal.cell(), 50.0f);
+    // a0 (Red's left corner) is bottom left; flipped, it is top right.
+    EXPECT_FLOAT_EQ(normal.center(sq("a0")).x, 50);
+    EXPECT_FLOAT_EQ(normal.center(sq("a0")).y, 500);
+    EXPECT_FLOAT_EQ(flipped.center(sq("a0")).x, 450);
+    EXPECT_FLOAT_EQ(flipped.center(sq("a0")).y, 50);
+    EXPECT_EQ(flipped.square_at({450, 50}), sq("a0"));
+    EXPECT_EQ(normal.square_at({450, 50}), sq("i9"));
+}
+
+TEST(BoardGeometry, PointsBetweenIntersectionsAndOffTheBoardAreNoSquare) {
+    const BoardGeometry g({0, 0, 500, 550}, false);
+    EXPECT_EQ(g.square_at({75, 75}), std::nullopt);  // the middle of a cell
+    EXPECT_EQ(g.square_at({2, 2}), std::nullopt);    // the margin
+    EXPECT_EQ(g.square_at({-300, 100}), std::nullopt);
+    EXPECT_EQ(g.square_at({100, 5000}), std::nullopt);
+}
+
+TEST(BoardGeometry, KeepsCellsSquareInAnyWindowShape) {
+    const BoardGeometry wide({0, 0, 1000, 220}, false);
+    EXPECT_FLOAT_EQ(wide.cell(), 20);
+    EXPECT_FLOAT_EQ(wide.outer().x, 400);  // centred
+    const BoardGeometry tall({0, 0, 100, 1000}, false);
+    EXPECT_FLOAT_EQ(tall.cell(), 10);
+}
+
+std::set<Square> destinations(const GameModel& m) {
+    std::set<Square> out;
+    for (const auto& h : m.highlights()) out.insert(h.to);
+    return out;
+}
+
+// Selecting each piece of the side to move highlights exactly its legal destinations, with
+// captures marked, in positions from real games.
+TEST(GameModel, HighlightsAreTheLegalDestinations) {
+    const auto games = test::load_games(test::shared_path("games/games.tsv"));
+    ASSERT_GT(games.size(), 40u);
+    int positions = 0;
+    for (std::size_t g = 0; g < 40; ++g) {
+        GameModel model;
+        ASSERT_TRUE(model.reset(Position::start(), {}, Role::Hotseat));
+        for (std::size_t ply = 0; ply < games[g].iccs.size() && ply < 60; ply += 1) {
+            const Position pos = model.shown_position();
+            if (ply % 7 == 0) {
+                ++positions;
+                for (Square s = 0; s < kSquares; ++s) {
+                    const Piece p = pos.at(s);
+                    if (p == Piece::None || color_of(p) != pos.side_to_move()) continue;
+                    EXPECT_EQ(model.click(s), std::nullopt);
+                    ASSERT_EQ(model.selected(), s);
+                    std::set<Square> want;
+                    for (Move m : legal_moves_from(pos, s)) want.insert(m.to());
+                    EXPECT_EQ(destinations(model), want) << to_fen(pos) << " " << square_name(s);
+                    for (const auto& h : model.highlights())
+                        EXPECT_EQ(h.kind == HighlightKind::Capture, pos.at(h.to) != Piece::None);
+                    model.deselect();
+                }
+            }
+            if (!model.play_local(mv(games[g].iccs[ply]))) break;
+            if (model.result()) break;
+        }
+    }
+    EXPECT_GT(positions, 200);
+}
+
+TEST(GameModel, ClicksSelectReselectDeselectAndMove) {
+    GameModel m;
+    ASSERT_TRUE(m.reset(Position::start(), {}, Role::Red));
+    EXPECT_EQ(m.click(sq("h9")), std::nullopt);  // Black's horse: not ours
+    EXPECT_EQ(m.selected(), std::nullopt);
+    EXPECT_EQ(m.click(sq("h2")), std::nullopt);
+    EXPECT_EQ(m.selected(), sq("h2"));
+    EXPECT_EQ(m.click(sq("b2")), std::nullopt);  // another own piece: reselect
+    EXPECT_EQ(m.selected(), sq("b2"));
+    EXPECT_EQ(m.click(sq("b2")), std::nullopt);  // the same piece again: put it down
+    EXPECT_EQ(m.selected(), std::nullopt);
+    m.click(sq("h2"));
+    EXPECT_EQ(m.click(sq("d5")), std::nullopt);  // not a destination: deselects
+    EXPECT_EQ(m.selected(), std::nullopt);
+    m.click(sq("h2"));
+    EXPECT_EQ(m.click(sq("e2")), mv("h2e2"));
+    EXPECT_TRUE(m.highlights().empty());
+}
+
+TEST(GameModel, OnlyTheSideToMoveMovesAndSpectatorsNever) {
+    GameModel black;
+    ASSERT_TRUE(black.reset(Position::start(), {}, Role::Black));
+    EXPECT_FALSE(black.can_move());
+    black.click(sq("h9"));
+    EXPECT_EQ(black.selected(), std::nullopt);
+    ASSERT_TRUE(black.apply_move(1, mv("h2e2")));
+    EXPECT_TRUE(black.can_move());
+
+    GameModel watcher;
+    ASSERT_TRUE(watcher.reset(Position::start(), {}, Role::Spectator));
+    EXPECT_FALSE(watcher.can_move());
+    EXPECT_FALSE(watcher.begin_drag(sq("h2")));
+}
+
+TEST(GameModel, PendingMoveShowsAtOnceAndTheServerConfirmsIt) {
+    GameModel m;
+    ASSERT_TRUE(m.reset(Position::start(), {}, Role::Red));
+    m.begin_pending(mv("h2e2"), 7);
+    ASSERT_TRUE(m.pending());
+    EXPECT_EQ(m.pending()->ply, 0);
+    EXPECT_TRUE(m.showing_pending());
+    EXPECT_EQ(m.shown_position().at(sq("e2")), make_piece(Color::Red, PieceType::Cannon));
+    EXPECT_EQ(m.last_move_shown(), mv("h2e2"));
+    EXPECT_FALSE(m.can_move());  // one move at a time
+    EXPECT_EQ(m.ply_count(), 0);
+    ASSERT_TRUE(m.apply_move(1, mv("h2e2")));  // the server's MoveMade
+    EXPECT_FALSE(m.pending());
+    EXPECT_EQ(m.ply_count(), 1);
+    EXPECT_EQ(m.shown_position().at(sq("e2")), make_piece(Color::Red, PieceType::Cannon));
+    const auto cues = m.take_cues();
+    EXPECT_EQ(cues, std::vector<SoundCue>{SoundCue::Move});  // one sound: when it was played
+}
+
+TEST(GameModel, RefusedMoveReturnsTheBoardAndSaysWhy) {
+    GameModel m;
+    ASSERT_TRUE(m.reset(Position::start(), {}, Role::Red));
+    m.begin_pending(mv("h2e2"), 1);
+    m.refuse_pending("the game is at ply 1, not 0");
+    EXPECT_FALSE(m.pending());
+    EXPECT_EQ(m.shown_position(), Position::start());
+    EXPECT_EQ(m.notice(), "the game is at ply 1, not 0");
+    EXPECT_TRUE(m.can_move());
+}
+
+TEST(GameModel, ServerMovesInOrderGapsAndContradictionsAreErrors) {
+    GameModel m;
+    ASSERT_TRUE(m.reset(Position::start(), {}, Role::Spectator));
+    ASSERT_TRUE(m.apply_move(1, mv("h2e2")));
+    EXPECT_TRUE(m.apply_move(1, mv("h2e2")));   // a repeat is harmless
+    EXPECT_FALSE(m.apply_move(1, mv("b2e2")));  // a different first move: contradiction
+    EXPECT_FALSE(m.apply_move(3, mv("h0g2")));  // move 2 missing
+    EXPECT_FALSE(m.apply_move(2, mv("a0a5")));  // not legal
+    EXPECT_EQ(m.ply_count(), 1);
+}
+
+TEST(GameModel, DropOnALegalPointMovesAnIllegalDropSnapsBack) {
+    GameModel m;
+    ASSERT_TRUE(m.reset(Position::start(), {}, Role::Hotseat));
+    ASSERT_TRUE(m.begin_drag(sq("b0")));
+    EXPECT_EQ(m.dragging(), sq("b0"));
+    EXPECT_EQ(m.drop(sq("b5")), std::nullopt);  // a horse cannot go there
+    EXPECT_EQ(m.selected(), std::nullopt);
+    EXPECT_EQ(m.dragging(), std::nullopt);
+    ASSERT_TRUE(m.begin_drag(sq("b0")));
+    EXPECT_EQ(m.drop(sq("c2")), mv("b0c2"));
+    ASSERT_TRUE(m.begin_drag(sq("h0")));
+    EXPECT_EQ(m.drop(std::nullopt), std::nullopt);  // dropped off the board
+}
+
+TEST(GameModel, MovesBannedByRepetitionAreGreyedWithTheReason) {
+    GameModel m;
+    ASSERT_TRUE(m.reset(*parse_fen("9/9/3k5/R8/3P5/9/9/9/9/4K4 w - - 0 1"),
+                        moves_of("a6a7 d7d8 a7a8 d8d7 a8a7 d7d8 a7a8 d8d7"), Role::Red));
+    m.click(sq("a8"));
+    const auto it = std::find_if(m.highlights().begin(), m.highlights().end(),
+                                 [](const Highlight& h) { return h.to == sq("a7"); });
+    ASSERT_NE(it, m.highlights().end());
+    EXPECT_EQ(it->kind, HighlightKind::Banned);
+    EXPECT_NE(it->reason.find("perpetual check"), std::string::npos);
+    EXPECT_EQ(m.click(sq("a7")), std::nullopt);  // a banned point plays nothing
+    EXPECT_EQ(m.notice(), it->reason);
+}
+
+TEST(GameModel, SteppingBackStopsFollowingUntilTheEnd) {
+    GameModel m;
+    ASSERT_TRUE(m.reset(Position::start(), moves_of("h2e2 h9g7 h0g2"), Role::Spectator));
+    EXPECT_EQ(m.view_ply(), 3);
+    m.step(-2);
+    EXPECT_EQ(m.view_ply(), 1);
+    EXPECT_FALSE(m.following_live());
+    EXPECT_EQ(m.last_move_shown(), mv("h2e2"));
+    ASSERT_TRUE(m.apply_move(4, mv("i9h9")));
+    EXPECT_EQ(m.view_ply(), 1);  // not pulled to the live position
+    m.step(-5);
+    EXPECT_EQ(m.view_ply(), 0);
+    EXPECT_EQ(m.last_move_shown(), std::nullopt);
+    m.go_live();
+    EXPECT_EQ(m.view_ply(), 4);
+    ASSERT_TRUE(m.apply_move(5, mv("g3g4")));
+    EXPECT_EQ(m.view_ply(), 5);  // following again
+}
+
+TEST(GameModel, CheckCapturesAndSounds) {
+    GameModel m;
+    // The five-ply mate: b2b4 a6a5 b4c4 f9e8 c4c9.
+    ASSERT_TRUE(m.reset(Position::start(), {}, Role::Hotseat));
+    for (const char* t : {"b2b4", "a6a5", "b4c4", "f9e8"}) ASSERT_TRUE(m.play_local(mv(t)));
+    m.take_cues();
+    ASSERT_TRUE(m.play_local(mv("c4c9")));
+    EXPECT_EQ(m.general_in_check(), sq("e9"));
+    EXPECT_EQ(m.take_cues(), (std::vector<SoundCue>{SoundCue::Check, SoundCue::GameEnd}));
+    ASSERT_TRUE(m.result());
+    EXPECT_EQ(m.result()->result, Result::RedWins);
+    EXPECT_EQ(m.result()->reason, "checkmate");
+    EXPECT_FALSE(m.result()->explanation.empty());
+    EXPECT_EQ(m.captured(Color::Black), std::vector<Piece>{make_piece(Color::Black, PieceType::Elephant)});
+    EXPECT_TRUE(m.captured(Color::Red).empty());
+    EXPECT_FALSE(m.can_move());
+}
+
+TEST(GameModel, NotationSwitchRendersEveryMoveAgain) {
+    GameModel m;
+    ASSERT_TRUE(m.reset(Position::start(), moves_of("h2e2 h9g7"), Role::Spectator));
+    EXPECT_EQ(m.move_texts(), (std::vector<std::string>{"炮二平五", "马8进7"}));
+    m.set_notation(Notation::Wxf);
+    EXPECT_EQ(m.move_texts(), (std::vector<std::string>{"C2=5", "H8+7"}));
+    ASSERT_TRUE(m.apply_move(3, mv("h0g2")));
+    EXPECT_EQ(m.move_texts().back(), "H2+3");
+    m.set_notation(Notation::Iccs);
+    EXPECT_EQ(m.move_texts(), (std::vector<std::string>{"h2e2", "h9g7", "h0g2"}));
+}
+
+TEST(GameModel, TakebackAndOffersLapseOnAMove) {
+    GameModel m;
+    ASSERT_TRUE(m.reset(Position::start(), moves_of("h2e2 h9g7"), Role::Red));
+    m.set_offer(OfferType::Draw, Color::Black);
+    EXPECT_EQ(m.offer_by(OfferType::Draw), Color::Black);
+    ASSERT_TRUE(m.apply_move(3, mv("h0g2")));
+    EXPECT_EQ(m.offer_by(OfferType::Draw), std::nullopt);
+    ASSERT_TRUE(m.take_back(2));
+    EXPECT_EQ(m.ply_count(), 1);
+    EXPECT_FALSE(m.take_back(5));
+}
+
+TEST(HotseatGame, ResignDrawAndTakeback) {
+    GameModel m;
+    HotseatGame hotseat(m);
+    hotseat.move(mv("h2e2"));
+    hotseat.offer(OfferType::Takeback);
+    EXPECT_EQ(m.ply_count(), 0);
+    hotseat.move(mv("h2e2"));
+    hotseat.resign();  // Black to move resigns
+    ASSERT_TRUE(m.result());
+    EXPECT_EQ(m.result()->result, Result::RedWins);
+    hotseat.new_game();
+    EXPECT_FALSE(m.result());
+    hotseat.offer(OfferType::Draw);
+    EXPECT_EQ(m.result()->result, Result::Draw);
+}
+
+TEST(ClockModel, CountsDownTheRunningSideOnly) {
+    ClockModel c;
+    const TimePoint t0 = SteadyClock::now();
+    c.set({300'000, 200'000, Color::Red, std::nullopt}, t0);
+    EXPECT_EQ(c.remaining(Color::Red, t0 + std::chrono::seconds(3)), 297'000);
+    EXPECT_EQ(c.remaining(Color::Black, t0 + std::chrono::seconds(3)), 200'000);
+    EXPECT_EQ(c.remaining(Color::Red, t0 + std::chrono::hours(1)), 0);  // never negative
+    EXPECT_FALSE(c.low(Color::Red, t0));
+    EXPECT_TRUE(c.low(Color::Red, t0 + std::chrono::milliseconds(285'000)));
+    // A server update replaces the local count.
+    c.set({290'000, 200'000, Color::Black, std::nullopt}, t0 + std::chrono::seconds(10));
+    EXPECT_EQ(c.remaining(Color::Red, t0 + std::chrono::seconds(20)), 290'000);
+    EXPECT_EQ(c.remaining(Color::Black, t0 + std::chrono::seconds(20)), 190'000);
+}
+
+TEST(ClockModel, PerMoveCapWarnsWhenItRunsLow) {
+    ClockModel c;
+    const TimePoint t0 = SteadyClock::now();
+    c.set({600'000, 600'000, Color::Black, 30'000}, t0);
+    EXPECT_EQ(c.move_cap_left(t0 + std::chrono::seconds(5)), 25'000);
+    EXPECT_FALSE(c.low(Color::Black, t0 + std::chrono::seconds(5)));
+    EXPECT_TRUE(c.low(Color::Black, t0 + std::chrono::seconds(25)));
+}
+
+TEST(ClockFormat, MinutesSecondsTenthsAndHours) {
+    EXPECT_EQ(format_clock(300'000), "5:00");
+    EXPECT_EQ(format_clock(59'001), "1:00");  // whole seconds round up
+    EXPECT_EQ(format_clock(42'000), "0:42");
+    EXPECT_EQ(format_clock(10'000), "0:10");
+    EXPECT_EQ(format_clock(9'450), "9.4");
+    EXPECT_EQ(format_clock(0), "0.0");
+    EXPECT_EQ(format_clock(-5), "0.0");
+    EXPECT_EQ(format_clock(3'723'000), "1:02:03");
+}
+
+}  // namespace
+}  // namespace xq::client
