@@ -1,12 +1,25 @@
 #include "listener.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "server/log.h"
 
 namespace xq::server {
+namespace {
+
+// Timeouts are seconds to minutes; a sweep every quarter of the shorter one (at most a second)
+// closes a session at most that late, for a scan of every session once a second.
+std::chrono::milliseconds sweep_period(const SessionLimits& limits) {
+    const auto shorter = std::min(limits.idle_timeout, limits.frame_timeout);
+    return std::clamp(shorter / 4, std::chrono::milliseconds(10), std::chrono::milliseconds(1000));
+}
+
+}  // namespace
 
 Listener::Listener(asio::io_context& io, const tcp::endpoint& endpoint, ListenerLimits limits,
                    SessionLimits session_limits, SessionHandler& handler)
-    : acceptor_(io), limits_(limits), session_limits_(session_limits), handler_(handler) {
+    : acceptor_(io), sweep_timer_(io), limits_(limits), session_limits_(session_limits), handler_(handler) {
     acceptor_.open(endpoint.protocol());
     acceptor_.set_option(asio::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
@@ -14,14 +27,40 @@ Listener::Listener(asio::io_context& io, const tcp::endpoint& endpoint, Listener
     port_ = acceptor_.local_endpoint().port();
 }
 
-void Listener::start() { asio::co_spawn(acceptor_.get_executor(), accept_loop(), asio::detached); }
+void Listener::start() {
+    asio::co_spawn(acceptor_.get_executor(), accept_loop(), asio::detached);
+    arm_sweep();
+}
 
 void Listener::stop() {
+    stopped_ = true;
     boost::system::error_code ignored;
     acceptor_.close(ignored);
+    sweep_timer_.cancel();
+}
+
+void Listener::arm_sweep() {
+    if (stopped_) return;
+    sweep_timer_.expires_after(sweep_period(session_limits_));
+    sweep_timer_.async_wait([this](const boost::system::error_code& ec) {
+        if (ec || stopped_) return;
+        sweep();
+        arm_sweep();
+    });
+}
+
+void Listener::sweep() {
+    // Closing a session calls released(), which edits the map: collect first, then close.
+    const auto now = Session::Clock::now();
+    std::vector<std::pair<std::shared_ptr<Session>, CloseReason>> expired;
+    for (const auto& [id, weak] : sessions_)
+        if (auto session = weak.lock())
+            if (const auto reason = session->timed_out(now)) expired.emplace_back(std::move(session), *reason);
+    for (const auto& [session, reason] : expired) session->close(reason);
 }
 
 void Listener::released(const Session& session) {
+    sessions_.erase(session.id());
     if (total_ > 0) --total_;
     const auto it = per_address_.find(session.peer_address());
     if (it != per_address_.end() && --it->second == 0) per_address_.erase(it);
@@ -52,6 +91,7 @@ asio::awaitable<void> Listener::accept_loop() {
         ++per_address_[address];
         auto session = std::make_shared<Session>(std::move(socket), next_id_++, session_limits_, handler_);
         log(LogLevel::Debug, "session ", session->id(), " from ", session->peer());
+        sessions_.emplace(session->id(), session);
         session->start();
     }
 }

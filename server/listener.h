@@ -1,6 +1,7 @@
 #pragma once
 // Accepts TCP connections and turns each into a Session, enforcing the connection caps (in total
-// and per client address) before any byte is read.
+// and per client address) before any byte is read. One sweep timer checks every session's
+// timeouts, so sessions need no timer of their own.
 
 #include <cstdint>
 #include <functional>
@@ -33,8 +34,14 @@ public:
 
 private:
     asio::awaitable<void> accept_loop();
+    void arm_sweep();
+    void sweep();
 
     tcp::acceptor acceptor_;
+    asio::steady_timer sweep_timer_;
+    bool stopped_ = false;
+    // Open sessions by id, for the sweep; a session's own handlers keep it alive.
+    std::unordered_map<std::uint64_t, std::weak_ptr<Session>> sessions_;
     std::uint16_t port_ = 0;
     ListenerLimits limits_;
     SessionLimits session_limits_;

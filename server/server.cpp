@@ -5,7 +5,6 @@
 #include <sys/random.h>
 
 #include "proto/codec.h"
-#include "proto/frame.h"
 #include "server/log.h"
 #include "server/wire.h"
 
@@ -25,9 +24,6 @@ Store open_store(const std::filesystem::path& path) {
     return std::move(*store);
 }
 
-std::shared_ptr<const std::string> framed(const proto::ServerMessage& message) {
-    return std::make_shared<const std::string>(proto::encode_frame(message));
-}
 
 }  // namespace
 
@@ -76,7 +72,7 @@ std::optional<std::uint16_t> Server::discovery_port() const {
     return discovery_->port();
 }
 
-void Server::on_frame(const std::shared_ptr<Session>& session, std::string payload) {
+void Server::on_frame(const std::shared_ptr<Session>& session, std::string_view payload) {
     auto [it, fresh] = clients_.try_emplace(session->id());
     Client& client = it->second;
     if (fresh) client.session = session;
@@ -104,7 +100,7 @@ void Server::on_frame(const std::shared_ptr<Session>& session, std::string paylo
 void Server::on_bad_frame(const std::shared_ptr<Session>& session, const proto::DecodeError& error) {
     const auto code = error.code == proto::DecodeErrorCode::Oversize ? proto::ErrorCode::FrameTooLarge
                                                                      : proto::ErrorCode::MalformedFrame;
-    session->deliver(framed(wire::error(0, code, error.message)));
+    session->deliver(proto::encode(wire::error(0, code, error.message)));
 }
 
 void Server::on_closed(const std::shared_ptr<Session>& session, CloseReason reason) {
@@ -116,7 +112,7 @@ void Server::on_closed(const std::shared_ptr<Session>& session, CloseReason reas
     clients_.erase(it);
 }
 
-void Server::send(Client& client, const proto::ServerMessage& message) { client.session->deliver(framed(message)); }
+void Server::send(Client& client, const proto::ServerMessage& message) { client.session->deliver(proto::encode(message)); }
 
 void Server::broadcast(const RoomId& id, const Events& events, ParticipantId asker, std::uint64_t request_id) {
     const Room* room = lobby_.find(id);
@@ -134,7 +130,7 @@ void Server::broadcast(const RoomId& id, const Events& events, ParticipantId ask
         const auto body = wire::event(*room, e, false);
         if (!body) continue;
         // Encoded once for everyone but the asker and the mover, who get their own copies.
-        const auto shared = framed({0, *body});
+        const std::string shared = proto::encode({0, *body});
         const auto* move = std::get_if<MoveMade>(&e.body);
         for (const auto& [who, role] : members->second) {
             if (!e.visible_to(role)) continue;
@@ -226,8 +222,8 @@ void Server::send_spectator_count(const RoomId& id, CountThrottle& throttle, Tim
     const auto members = members_.find(id);
     if (!room || members == members_.end()) return;
     throttle.count = room->spectator_count();
-    const auto shared =
-        framed({0, proto::SpectatorCount{wire::game_id(id), static_cast<std::uint32_t>(throttle.count)}});
+    const std::string shared =
+        proto::encode({0, proto::SpectatorCount{wire::game_id(id), static_cast<std::uint32_t>(throttle.count)}});
     for (const auto& [who, role] : members->second)
         if (const auto client = clients_.find(who); client != clients_.end()) client->second.session->deliver(shared);
 }

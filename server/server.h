@@ -44,7 +44,7 @@ public:
     std::optional<std::uint16_t> discovery_port() const;
     const Lobby& lobby() const { return lobby_; }
 
-    void on_frame(const std::shared_ptr<Session>& session, std::string payload) override;
+    void on_frame(const std::shared_ptr<Session>& session, std::string_view payload) override;
     void on_bad_frame(const std::shared_ptr<Session>& session, const proto::DecodeError& error) override;
     void on_closed(const std::shared_ptr<Session>& session, CloseReason reason) override;
 

@@ -1,18 +1,30 @@
 #include "session.h"
 
 #include <array>
-#include <vector>
 
+#include "proto/frame.h"
 #include "server/log.h"
 
 namespace xq::server {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-// Moves are tens of bytes; a small buffer per connection keeps 15,000 connections cheap, and
-// larger frames simply take several reads.
-constexpr std::size_t kReadChunk = 512;
-constexpr std::size_t kMaxGather = 64;  // frames written in one system call
+// Every session reads into this one buffer (the server has one thread; thread_local keeps servers
+// on other threads, as in the tests, apart). A read takes at most this much, then the session goes
+// to the back of the queue, so a flooding client cannot starve the others.
+constexpr std::size_t kReadChunk = 8 * 1024;
+thread_local std::array<char, kReadChunk> read_buffer;
+
+// Output buffers larger than this are released once drained rather than kept for reuse.
+constexpr std::size_t kKeepCapacity = 1024;
+
+bool would_block(const boost::system::error_code& ec) {
+    return ec == asio::error::would_block || ec == asio::error::try_again;
+}
+
+void trim(std::string& buffer) {
+    buffer.clear();
+    if (buffer.capacity() > kKeepCapacity) std::string().swap(buffer);
+}
 
 }  // namespace
 
@@ -31,47 +43,153 @@ std::string_view to_string(CloseReason reason) {
 }
 
 Session::Session(tcp::socket socket, std::uint64_t id, const SessionLimits& limits, SessionHandler& handler)
-    : socket_(std::move(socket)),
-      id_(id),
-      limits_(limits),
-      handler_(handler),
-      wake_writer_(socket_.get_executor()),
-      watchdog_timer_(socket_.get_executor()) {
+    : socket_(std::move(socket)), id_(id), limits_(limits), handler_(handler) {
     boost::system::error_code ec;
     const auto endpoint = socket_.remote_endpoint(ec);
     peer_ = ec ? "unknown" : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
     socket_.set_option(tcp::no_delay(true), ec);
+    // Reads and writes are tried directly and must never block the server's one thread.
+    socket_.non_blocking(true, ec);
 }
 
 std::string Session::peer_address() const { return peer_.substr(0, peer_.rfind(':')); }
 
 void Session::start() {
     last_read_ = Clock::now();
-    const auto exec = socket_.get_executor();
-    // Each coroutine holds the session alive through its parameter, which is copied into the
-    // coroutine frame at creation (a shared_from_this() inside the body would run too late).
-    asio::co_spawn(exec, read_loop(shared_from_this()), asio::detached);
-    asio::co_spawn(exec, write_loop(shared_from_this()), asio::detached);
-    asio::co_spawn(exec, watchdog(shared_from_this()), asio::detached);
+    // Read once before waiting: bytes that arrived before this session existed may already have
+    // spent their (edge-triggered) readiness event.
+    asio::post(socket_.get_executor(), [self = shared_from_this()] { self->on_readable({}); });
 }
 
-void Session::deliver(std::shared_ptr<const std::string> frame) {
-    if (closed_ || closing_) return;
-    if (queued_bytes_ + frame->size() > limits_.max_queue_bytes || queue_.size() >= limits_.max_queue_frames) {
-        shut(CloseReason::Overflow);
-        return;
+// A wait, not a read: an idle session holds no buffer. Every wait follows a read that emptied the
+// socket within the same handler, so no readiness event can slip by unwaited for (one thread).
+void Session::wait_readable() {
+    socket_.async_wait(tcp::socket::wait_read,
+                       [self = shared_from_this()](const boost::system::error_code& ec) { self->on_readable(ec); });
+}
+
+void Session::on_readable(const boost::system::error_code& wait_ec) {
+    if (!reading()) return;
+    boost::system::error_code ec = wait_ec;
+    std::size_t n = 0;
+    if (!ec) n = socket_.read_some(asio::buffer(read_buffer), ec);
+    if (would_block(ec)) return wait_readable();
+    if (ec) {
+        if (ec != asio::error::eof) log(LogLevel::Debug, "session ", id_, " read: ", ec.message());
+        return shut(ec == asio::error::eof ? CloseReason::PeerClosed : CloseReason::ReadError);
     }
-    queued_bytes_ += frame->size();
-    queue_.push_back(std::move(frame));
-    wake_writer_.cancel();
+    last_read_ = Clock::now();
+    if (!take_frames(std::string_view(read_buffer.data(), n))) return;
+    // The socket is edge-triggered: a full buffer may have left bytes behind, which no new
+    // readiness event will announce, so read again (after the others' turn) instead of waiting.
+    if (n == read_buffer.size()) {
+        asio::post(socket_.get_executor(), [self = shared_from_this()] { self->on_readable({}); });
+    } else {
+        wait_readable();
+    }
+}
+
+bool Session::take_frames(std::string_view bytes) {
+    const auto self = shared_from_this();
+    const bool had_partial = !partial_.empty();
+    if (had_partial) {
+        partial_.append(bytes);
+        bytes = partial_;
+    }
+    std::size_t used = 0;
+    while (bytes.size() - used >= proto::kFrameHeaderBytes) {
+        const auto* h = reinterpret_cast<const unsigned char*>(bytes.data() + used);
+        const std::size_t length = std::size_t{h[0]} << 24 | std::size_t{h[1]} << 16 | std::size_t{h[2]} << 8 | h[3];
+        // Refused on the header alone: the body is never buffered.
+        if (length > proto::kMaxFrameBytes) {
+            handler_.on_bad_frame(self, {proto::DecodeErrorCode::Oversize,
+                                         "frame announces " + std::to_string(length) + " bytes; the limit is " +
+                                             std::to_string(proto::kMaxFrameBytes),
+                                         0});
+            close(CloseReason::BadFrame, true);
+            return false;
+        }
+        if (bytes.size() - used - proto::kFrameHeaderBytes < length) break;
+        handler_.on_frame(self, bytes.substr(used + proto::kFrameHeaderBytes, length));
+        used += proto::kFrameHeaderBytes + length;
+        if (!reading()) return false;
+    }
+    // Keep the unfinished frame; the frame timeout counts from its first byte.
+    if (had_partial) partial_.erase(0, used);
+    else partial_.assign(bytes.substr(used));
+    if (partial_.empty()) {
+        if (partial_.capacity() > kKeepCapacity) std::string().swap(partial_);
+        partial_since_ = {};
+    } else if (used > 0 || !had_partial) {
+        partial_since_ = last_read_;
+    }
+    return true;
+}
+
+void Session::deliver(std::string_view payload) {
+    if (closed_ || closing_ || failing_) return;
+    const auto size = static_cast<std::uint32_t>(payload.size());
+    const std::array<char, proto::kFrameHeaderBytes> header{static_cast<char>(size >> 24), static_cast<char>(size >> 16),
+                                                            static_cast<char>(size >> 8), static_cast<char>(size)};
+    std::size_t sent = 0;
+    if (!writing_) {
+        // Nothing queued: hand the frame to the kernel now, which usually takes all of it.
+        const std::array<asio::const_buffer, 2> frame{asio::buffer(header), asio::buffer(payload.data(), payload.size())};
+        boost::system::error_code ec;
+        sent = socket_.write_some(frame, ec);
+        if (ec && !would_block(ec)) return fail(CloseReason::WriteError);
+        if (sent == header.size() + payload.size()) return;
+    }
+    const std::size_t rest = header.size() + payload.size() - sent;
+    if (queued_bytes() + rest > limits_.max_queue_bytes || queued_frames_ >= limits_.max_queue_frames)
+        return fail(CloseReason::Overflow);
+    if (sent < header.size()) pending_.append(header.data() + sent, header.size() - sent);
+    pending_.append(payload.substr(sent < header.size() ? 0 : sent - header.size()));
+    ++queued_frames_;
+    if (!writing_) start_write();
+}
+
+void Session::start_write() {
+    writing_ = true;
+    inflight_.swap(pending_);
+    asio::async_write(socket_, asio::buffer(inflight_),
+                      [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) {
+                          self->on_written(ec);
+                      });
+}
+
+void Session::on_written(const boost::system::error_code& ec) {
+    writing_ = false;
+    if (closed_) return;
+    if (ec) return shut(CloseReason::WriteError);
+    trim(inflight_);
+    if (!pending_.empty()) return start_write();
+    queued_frames_ = 0;
+    if (closing_) shut(close_reason_);
 }
 
 void Session::close(CloseReason reason, bool flush) {
     if (closed_) return;
     close_reason_ = reason;
     closing_ = true;
-    if (!flush || queue_.empty()) shut(reason);
-    else wake_writer_.cancel();  // the writer drains the queue, then shuts
+    if (!flush) return shut(reason);
+    // Flushing: on_written() shuts once the queue has drained; with nothing queued, a posted shut
+    // keeps the handler from being called back inside the request that asked for the close.
+    if (!writing_) fail(reason);
+}
+
+std::optional<CloseReason> Session::timed_out(Clock::time_point now) const {
+    if (!reading()) return std::nullopt;
+    if (partial_since_ != Clock::time_point{} && now >= partial_since_ + limits_.frame_timeout)
+        return CloseReason::FrameTimeout;
+    if (now >= last_read_ + limits_.idle_timeout) return CloseReason::IdleTimeout;
+    return std::nullopt;
+}
+
+void Session::fail(CloseReason reason) {
+    if (closed_ || failing_) return;
+    failing_ = true;
+    asio::post(socket_.get_executor(), [self = shared_from_this(), reason] { self->shut(reason); });
 }
 
 void Session::shut(CloseReason reason) {
@@ -79,88 +197,10 @@ void Session::shut(CloseReason reason) {
     closed_ = true;
     boost::system::error_code ignored;
     socket_.shutdown(tcp::socket::shutdown_both, ignored);
-    socket_.close(ignored);
-    wake_writer_.cancel();
-    watchdog_timer_.cancel();
-    queue_.clear();
-    queued_bytes_ = 0;
+    socket_.close(ignored);  // the pending wait or write completes as aborted
+    trim(pending_);
+    queued_frames_ = 0;
     handler_.on_closed(shared_from_this(), reason);
-}
-
-asio::awaitable<void> Session::read_loop(std::shared_ptr<Session> self) {
-    std::array<char, kReadChunk> buffer{};
-    while (!closed_ && !closing_) {
-        boost::system::error_code ec;
-        const std::size_t n =
-            co_await socket_.async_read_some(asio::buffer(buffer), asio::redirect_error(asio::use_awaitable, ec));
-        if (closed_) co_return;
-        if (ec) {
-            if (ec != asio::error::eof) log(LogLevel::Debug, "session ", id_, " read: ", ec.message());
-            shut(ec == asio::error::eof ? CloseReason::PeerClosed : CloseReason::ReadError);
-            co_return;
-        }
-        last_read_ = Clock::now();
-        const bool had_partial = frames_.mid_frame();
-        auto payloads = frames_.feed(std::string_view(buffer.data(), n));
-        if (!payloads) {
-            handler_.on_bad_frame(self, payloads.error());
-            close(CloseReason::BadFrame, true);
-            co_return;
-        }
-        for (auto& payload : *payloads) {
-            handler_.on_frame(self, std::move(payload));
-            if (closed_ || closing_) co_return;
-        }
-        // The frame timeout counts from the first byte of a frame that is still incomplete.
-        if (!frames_.mid_frame()) partial_since_ = {};
-        else if (!had_partial || partial_since_ == Clock::time_point{}) partial_since_ = last_read_;
-    }
-}
-
-asio::awaitable<void> Session::write_loop([[maybe_unused]] std::shared_ptr<Session> self) {
-    std::vector<asio::const_buffer> gather;
-    while (!closed_) {
-        if (queue_.empty()) {
-            if (closing_) break;
-            boost::system::error_code ec;
-            wake_writer_.expires_at(Clock::time_point::max());
-            co_await wake_writer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-            continue;
-        }
-        // Keep the frames alive while the write is in flight: deliver() may append meanwhile.
-        const std::size_t count = std::min(queue_.size(), kMaxGather);
-        std::vector<std::shared_ptr<const std::string>> batch(queue_.begin(), queue_.begin() + static_cast<long>(count));
-        gather.clear();
-        for (const auto& frame : batch) gather.emplace_back(asio::buffer(*frame));
-        boost::system::error_code ec;
-        co_await asio::async_write(socket_, gather, asio::redirect_error(asio::use_awaitable, ec));
-        if (closed_) co_return;
-        if (ec) {
-            shut(CloseReason::WriteError);
-            co_return;
-        }
-        for (std::size_t i = 0; i < count; ++i) {
-            queued_bytes_ -= queue_.front()->size();
-            queue_.pop_front();
-        }
-    }
-    if (closing_) shut(close_reason_);
-}
-
-asio::awaitable<void> Session::watchdog([[maybe_unused]] std::shared_ptr<Session> self) {
-    while (!closed_) {
-        const bool partial = partial_since_ != Clock::time_point{};
-        auto deadline = last_read_ + limits_.idle_timeout;
-        if (partial) deadline = std::min(deadline, partial_since_ + limits_.frame_timeout);
-        if (Clock::now() >= deadline) {
-            shut(partial && Clock::now() >= partial_since_ + limits_.frame_timeout ? CloseReason::FrameTimeout
-                                                                                  : CloseReason::IdleTimeout);
-            co_return;
-        }
-        boost::system::error_code ec;
-        watchdog_timer_.expires_at(deadline);
-        co_await watchdog_timer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-    }
 }
 
 }  // namespace xq::server

@@ -1,15 +1,21 @@
 #pragma once
 // One client connection. A session only moves bytes: it cuts the inbound stream into frames and
-// hands each payload to its handler, and writes queued frames out one at a time. It knows nothing
-// of games. Its limits keep one bad client from costing the server memory or a socket forever.
+// hands each payload to its handler, and writes frames out. It knows nothing of games. Its limits
+// keep one bad client from costing the server memory or a socket forever.
+//
+// Built for many idle connections: no coroutine and no timer per session, one pending operation
+// (a readiness wait) while idle, inbound bytes read into one buffer shared by all sessions, and
+// outbound frames written at once, queued only when the kernel cannot take them. The listener
+// calls timed_out() from one sweep timer for all sessions.
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 
-#include "proto/frame.h"
+#include "proto/codec.h"
 #include "server/asio.h"
 
 namespace xq::server {
@@ -30,7 +36,8 @@ class Session;
 class SessionHandler {
 public:
     virtual ~SessionHandler() = default;
-    virtual void on_frame(const std::shared_ptr<Session>& session, std::string payload) = 0;
+    // `payload` is valid only during the call.
+    virtual void on_frame(const std::shared_ptr<Session>& session, std::string_view payload) = 0;
     // The byte stream cannot be framed (a header over the cap); the session closes after this.
     virtual void on_bad_frame(const std::shared_ptr<Session>& session, const proto::DecodeError& error) = 0;
     virtual void on_closed(const std::shared_ptr<Session>& session, CloseReason reason) = 0;
@@ -38,44 +45,58 @@ public:
 
 class Session : public std::enable_shared_from_this<Session> {
 public:
+    using Clock = std::chrono::steady_clock;
+
+    // `limits` must outlive the session (the listener's copy).
     Session(tcp::socket socket, std::uint64_t id, const SessionLimits& limits, SessionHandler& handler);
 
-    // Starts the reader, the writer and the watchdog.
+    // Starts reading.
     void start();
 
-    // Queues one frame (length prefix included). Over the queue bounds the session is closed
-    // instead: a slow reader is dropped, never buffered without limit. Shared so a broadcast
-    // encodes once for every recipient.
-    void deliver(std::shared_ptr<const std::string> frame);
+    // Sends one message as a frame (the session adds the length prefix), now if the kernel takes
+    // it, else queued. Over the queue bounds the session is closed instead: a slow reader is
+    // dropped, never buffered without limit. Never calls the handler back (a failure closes the
+    // session from a posted handler), so a broadcast may deliver to many sessions in a loop.
+    void deliver(std::string_view payload);
 
     // Closes after the queued frames are written (or at once when `flush` is false).
     void close(CloseReason reason, bool flush = false);
+
+    // Why the session should close at `now` (silent, or inside one frame, for too long), if so.
+    std::optional<CloseReason> timed_out(Clock::time_point now) const;
 
     std::uint64_t id() const { return id_; }
     const std::string& peer() const { return peer_; }
     std::string peer_address() const;
     bool open() const { return !closed_; }
-    std::size_t queued_bytes() const { return queued_bytes_; }
+    std::size_t queued_bytes() const { return pending_.size() + inflight_.size(); }
 
 private:
-    asio::awaitable<void> read_loop(std::shared_ptr<Session> self);
-    asio::awaitable<void> write_loop(std::shared_ptr<Session> self);
-    asio::awaitable<void> watchdog(std::shared_ptr<Session> self);
+    void wait_readable();
+    void on_readable(const boost::system::error_code& ec);
+    // Cuts the frames out of `bytes` (after any partial frame held) and hands them on. False when
+    // the session stopped reading meanwhile.
+    bool take_frames(std::string_view bytes);
+    void start_write();
+    void on_written(const boost::system::error_code& ec);
+    void fail(CloseReason reason);  // closes from a posted handler: safe inside a broadcast
     void shut(CloseReason reason);
+    bool reading() const { return !closed_ && !closing_ && !failing_; }
 
     tcp::socket socket_;
     std::uint64_t id_;
-    SessionLimits limits_;
+    const SessionLimits& limits_;
     SessionHandler& handler_;
     std::string peer_;
-    proto::FrameReader frames_;
-    asio::steady_timer wake_writer_;
-    asio::steady_timer watchdog_timer_;
-    std::deque<std::shared_ptr<const std::string>> queue_;
-    std::size_t queued_bytes_ = 0;
-    std::chrono::steady_clock::time_point last_read_;
-    std::chrono::steady_clock::time_point partial_since_;
+    std::string partial_;   // an unfinished inbound frame, header included
+    std::string pending_;   // queued frames not yet handed to the kernel
+    std::string inflight_;  // the bytes of the write in progress
+    std::size_t queued_frames_ = 0;
+    Clock::time_point last_read_;
+    Clock::time_point partial_since_;  // when the unfinished frame began
+    bool writing_ = false;
     bool closing_ = false;  // no more input; close once the queue drains
+    bool failing_ = false;  // a close is posted; nothing more in or out
     bool closed_ = false;
     CloseReason close_reason_ = CloseReason::ByServer;
 };

@@ -35,6 +35,7 @@ protected:
         config.name = "test server";
         config.discovery = 0;  // an ephemeral UDP port
         if (std::getenv("XQ_TEST_DEBUG")) server::set_log_level(server::LogLevel::Debug);
+        configure(config);
         server_ = std::make_unique<server::Server>(io_, config);
         server_->start();
         thread_ = std::thread([this] { io_.run(); });
@@ -48,6 +49,8 @@ protected:
         server_.reset();
         std::filesystem::remove_all(dir_);
     }
+
+    virtual void configure(server::ServerConfig&) {}
 
     std::unique_ptr<TestClient> client(const std::string& name) {
         auto c = std::make_unique<TestClient>(server_->port());
@@ -412,6 +415,36 @@ TEST_F(ServerTest, SpectatorCountsAreThrottled) {
         EXPECT_EQ(counts.back(), kCrowd);  // the final value after the burst always arrives
         EXPECT_LE(counts.size(), 5u) << "one SpectatorCount per second at most, not one per arrival";
         EXPECT_TRUE(std::is_sorted(counts.begin(), counts.end()));
+    }
+}
+
+// Short session timeouts, to see the server's one sweep timer close silent and stalled sessions.
+class ServerTimeoutTest : public ServerTest {
+protected:
+    void configure(server::ServerConfig& config) override {
+        config.session.idle_timeout = std::chrono::milliseconds(600);
+        config.session.frame_timeout = std::chrono::milliseconds(300);
+    }
+};
+
+TEST_F(ServerTimeoutTest, SilentAndStalledSessionsAreClosedOthersLive) {
+    using Clock = std::chrono::steady_clock;
+    TestClient stalled(server_->port());
+    stalled.send_raw(std::string("\x00\x00", 2));  // half a frame header, never finished
+    const auto t0 = Clock::now();
+    EXPECT_TRUE(stalled.closed_by_server());
+    const auto stalled_after = Clock::now() - t0;
+    EXPECT_GE(stalled_after, std::chrono::milliseconds(250));
+    EXPECT_LT(stalled_after, std::chrono::milliseconds(600)) << "the frame timeout, not the idle one";
+    TestClient silent(server_->port());
+    const auto t1 = Clock::now();
+    EXPECT_TRUE(silent.closed_by_server());
+    EXPECT_GE(Clock::now() - t1, std::chrono::milliseconds(550));
+    // A session that speaks in time stays open past the idle timeout.
+    auto busy = client("Busy");
+    for (int i = 0; i < 4; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        EXPECT_EQ(as<Pong>(busy->call(Ping{static_cast<std::uint64_t>(i)})).nonce, static_cast<std::uint64_t>(i));
     }
 }
 
