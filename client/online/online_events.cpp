@@ -212,14 +212,10 @@ void OnlineClient::on_event(const proto::RoomEvent& event, std::uint64_t request
         [&](const auto& e) {
             using T = std::decay_t<decltype(e)>;
             if (!mine(e.game_id)) return;
-            // Versioned events come in order, one apart; spectator chat carries version 0.
-            if (e.version != 0) {
-                if (e.version <= version_) return;  // replayed: seen already
-                if (version_ != 0 && e.version > version_ + 1) {
-                    resync("missed events");
-                    return;
-                }
-            }
+            // Versioned events come in order; one already seen (replayed by Resumed) is skipped. A
+            // gap in versions is not trusted as a sign of loss (the server also spends versions on
+            // notices it sends unversioned): missed moves show as a gap in plies instead.
+            if (e.version != 0 && e.version <= version_) return;
             if constexpr (std::is_same_v<T, proto::GameStarted>) {
                 const auto start = parse_fen(e.start_fen.empty() ? kStartFen : e.start_fen);
                 const Role role = game_.role();

@@ -19,7 +19,7 @@ sf::ContextSettings antialiased() {
 
 App::App(AppOptions options)
     : options_(std::move(options)),
-      window_(sf::VideoMode(options_.width, options_.height), "xiangqi — " + options_.name,
+      window_(sf::VideoMode(options_.width, options_.height), ui::utf8("xiangqi — " + options_.name),
               sf::Style::Default, antialiased()),
       resources_(options_.mute),
       online_(game_, lobby_),
@@ -189,7 +189,14 @@ int App::run() {
             if (screen == Screen::Game) game_screen_.handle(event);
         }
         const TimePoint now = SteadyClock::now();
-        if (mode_ == Mode::Online) online_.pump(now);
+        if (mode_ == Mode::Online) {
+            online_.pump(now);
+            // A player of Black sees its own side at the bottom, as on a real board.
+            if (online_.game_id() != seen_game_) {
+                seen_game_ = online_.game_id();
+                context_.flipped = game_.role() == Role::Black;
+            }
+        }
         for (const auto& notice : online_.take_notices()) toast(notice);
         for (SoundCue cue : game_.take_cues()) resources_.play(cue);
         context_.status = mode_ == Mode::Hotseat ? "Hotseat: both sides play on this screen" : online_.status_text();

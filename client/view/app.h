@@ -67,6 +67,7 @@ private:
     Mode mode_ = Mode::Online;
     std::string toast_;
     TimePoint toast_until_{};
+    std::optional<std::uint64_t> seen_game_;  // to turn the board for Black once per new game
     int frames_ = 0;
     int screenshots_ = 0;
 };

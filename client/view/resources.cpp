@@ -64,10 +64,12 @@ Resources::Resources(bool muted) : muted_(muted) {
 
 void Resources::set_muted(bool muted) {
     muted_ = muted;
-    if (!muted_ && !sound_ready_) make_sounds();
+    if (!muted_ && !sounds_) make_sounds();
 }
 
 void Resources::make_sounds() {
+    sounds_ = std::make_unique<Sounds>();
+    auto& buffers_ = sounds_->buffers;
     std::vector<float> wave;
     add_tone(wave, 0, 620, 70, 0.5, 1.6);  // Move: a short wooden tock
     buffers_[static_cast<int>(SoundCue::Move)] = to_buffer(wave);
@@ -87,13 +89,12 @@ void Resources::make_sounds() {
     wave.clear();
     add_tone(wave, 0, 150, 180, 0.4, 0.3);  // Refused: a low buzz
     buffers_[static_cast<int>(SoundCue::Refused)] = to_buffer(wave);
-    for (std::size_t i = 0; i < sounds_.size(); ++i) sounds_[i].setBuffer(buffers_[i]);
-    sound_ready_ = true;
+    for (std::size_t i = 0; i < buffers_.size(); ++i) sounds_->sounds[i].setBuffer(buffers_[i]);
 }
 
 void Resources::play(SoundCue cue) {
-    if (muted_ || !sound_ready_) return;
-    sounds_[static_cast<std::size_t>(cue)].play();
+    if (muted_ || !sounds_) return;
+    sounds_->sounds[static_cast<std::size_t>(cue)].play();
 }
 
 }  // namespace xq::client

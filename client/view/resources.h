@@ -28,9 +28,12 @@ private:
 
     sf::Font font_;
     bool muted_ = false;
-    bool sound_ready_ = false;
-    std::array<sf::SoundBuffer, 5> buffers_;
-    std::array<sf::Sound, 5> sounds_;
+    // Made on first use: creating them opens the audio device, which a muted client never needs.
+    struct Sounds {
+        std::array<sf::SoundBuffer, 5> buffers;
+        std::array<sf::Sound, 5> sounds;
+    };
+    std::unique_ptr<Sounds> sounds_;
 };
 
 // The font files tried in order: $XQ_FONT, then WenQuanYi Micro Hei from fonts-wqy-microhei.

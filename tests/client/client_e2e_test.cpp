@@ -1,0 +1,210 @@
+// The desktop client end to end, under Xvfb: a real xiangqi-server, two client windows driven by
+// real input (xdotool clicks on the lobby and the board) playing a short game to checkmate, and a
+// third client watching. The final state is checked through the server; screenshots (the lobby,
+// a piece selected with its destinations, the result panel) are saved under the build folder.
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <sstream>
+#include <thread>
+
+#include "client/model/layout.h"
+#include "client/net/local_server.h"
+#include "common/iccs.h"
+#include "support/test_client.h"
+
+extern char** environ;
+
+namespace xq::client {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+constexpr float kWidth = 1000, kHeight = 700;
+const fs::path kShots = XQ_SCREENSHOT_DIR;
+
+// Runs a shell command and returns its standard output (trimmed), or nullopt when it fails.
+std::optional<std::string> run(const std::string& command) {
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (!pipe) return std::nullopt;
+    std::string out;
+    char buffer[256];
+    while (std::fgets(buffer, sizeof buffer, pipe)) out += buffer;
+    if (::pclose(pipe) != 0) return std::nullopt;
+    while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+    return out;
+}
+
+// One xiangqi-client process and its window.
+class ClientWindow {
+public:
+    ClientWindow(const std::string& name, std::uint16_t port) : name_(name) {
+        const std::string connect = "127.0.0.1:" + std::to_string(port);
+        std::vector<std::string> args = {XQ_CLIENT_BIN, "--connect", connect, "--name", name, "--mute",
+                                         "--size", "1000x700", "--position", "0,0", "--screenshot-dir", kShots.string()};
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        // Without a window manager xdotool finds windows by class, not by title or pid: ours is
+        // the client window that was not there before the spawn.
+        const auto before = run("xdotool search --classname xiangqi-client 2>/dev/null").value_or("");
+        EXPECT_EQ(::posix_spawn(&pid_, XQ_CLIENT_BIN, nullptr, nullptr, argv.data(), environ), 0);
+        for (int i = 0; i < 100 && window_.empty(); ++i) {
+            const auto now = run("xdotool search --classname xiangqi-client 2>/dev/null").value_or("");
+            std::istringstream ids(now);
+            for (std::string id; ids >> id;)
+                if (before.find(id) == std::string::npos) window_ = id;
+            if (window_.empty()) std::this_thread::sleep_for(100ms);
+        }
+        EXPECT_FALSE(window_.empty()) << "no window for " << name;
+        std::this_thread::sleep_for(500ms);  // the first frames
+    }
+    ~ClientWindow() {
+        ::kill(pid_, SIGTERM);
+        int status = 0;
+        ::waitpid(pid_, &status, 0);
+    }
+
+    // A real click at window coordinates, with the window raised above the others first.
+    void click(Point p) {
+        ASSERT_TRUE(run("xdotool windowraise " + window_ + " mousemove --window " + window_ + " " +
+                        std::to_string(static_cast<int>(p.x)) + " " + std::to_string(static_cast<int>(p.y)) +
+                        " click 1"));
+        std::this_thread::sleep_for(150ms);  // a frame or two to see the click
+    }
+    void click_square(const std::string& square, bool flipped) {
+        const BoardGeometry g(game_layout(kWidth, kHeight).board, flipped);
+        click(g.center(*parse_square(square)));
+    }
+    // F12 saves <shots>/<name>-N.png; copies it to <shots>/<as>.png.
+    void screenshot(const std::string& as) {
+        ASSERT_TRUE(run("xdotool windowraise " + window_ + " windowfocus --sync " + window_ + " key F12"));
+        const fs::path saved = kShots / (name_ + "-" + std::to_string(++shots_) + ".png");
+        for (int i = 0; i < 50 && !fs::exists(saved); ++i) std::this_thread::sleep_for(100ms);
+        ASSERT_TRUE(fs::exists(saved)) << saved;
+        std::this_thread::sleep_for(200ms);  // let the file be written completely
+        fs::copy_file(saved, kShots / (as + ".png"), fs::copy_options::overwrite_existing);
+    }
+    bool running() { return ::waitpid(pid_, nullptr, WNOHANG) == 0; }
+
+private:
+    std::string name_;
+    pid_t pid_ = 0;
+    std::string window_;
+    int shots_ = 0;
+};
+
+// The lobby's buttons, where LobbyScreen puts them in a 1000 x 700 window.
+constexpr Point kColourRed{834, 176};
+constexpr Point kCreateGame{796, 263};
+constexpr Point kFirstOpenJoin{528, 166};
+constexpr Point kFirstLiveWatch{528, 246};
+
+template <class T>
+std::optional<T> wait_for_body(test::TestClient& c, std::chrono::seconds limit = 10s) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end)
+        if (auto m = c.next())
+            if (auto* body = std::get_if<T>(&m->body)) return *body;
+    return std::nullopt;
+}
+
+TEST(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
+    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "needs an X display (./xq test runs under xvfb-run)";
+    ASSERT_TRUE(run("command -v xdotool")) << "xdotool is missing";
+    fs::create_directories(kShots);
+    for (const auto& entry : fs::directory_iterator(kShots)) fs::remove(entry.path());
+    const fs::path dir = fs::temp_directory_path() / ("xq-e2e-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    LocalServerOptions options;
+    options.binary = XQ_SERVER_BIN_PATH;
+    options.db = dir / "games.db";
+    options.name = "e2e";
+    auto server = LocalServer::start(options);
+    ASSERT_TRUE(server) << server.error();
+
+    // Red creates a game by clicking through the lobby.
+    ClientWindow alice("alice", server->port());
+    alice.screenshot("lobby");
+    alice.click(kColourRed);
+    alice.click(kCreateGame);
+    test::TestClient referee(server->port());
+    referee.hello("referee");
+    proto::GameId id = 0;
+    for (int i = 0; i < 50 && id == 0; ++i) {
+        const auto list = referee.call(proto::ListGames{});
+        if (const auto* games = std::get_if<proto::GameList>(&list.body); games && !games->open.empty()) {
+            EXPECT_EQ(games->open[0].host, "alice");
+            EXPECT_EQ(games->open[0].host_color, proto::ColorChoice::Red);
+            id = games->open[0].game_id;
+        } else {
+            std::this_thread::sleep_for(100ms);
+        }
+    }
+    ASSERT_NE(id, 0u) << "alice's click did not create a game";
+
+    // Black joins from its lobby, then a third client watches from the live list.
+    ClientWindow bob("bob", server->port());
+    std::this_thread::sleep_for(1s);  // the lobby has listed alice's game
+    bob.click(kFirstOpenJoin);
+    std::optional<proto::Snapshot> snapshot;
+    for (int i = 0; i < 50; ++i) {
+        const auto reply = referee.call(proto::WatchGame{id, ""});
+        if (const auto* s = std::get_if<proto::Snapshot>(&reply.body); s && s->status == proto::GameStatus::Playing) {
+            snapshot = *s;
+            break;
+        }
+        std::this_thread::sleep_for(100ms);
+    }
+    ASSERT_TRUE(snapshot) << "bob's click did not start the game";
+    EXPECT_EQ(snapshot->black.name, "bob");
+    ClientWindow carol("carol", server->port());
+    std::this_thread::sleep_for(1s);
+    carol.click(kFirstLiveWatch);
+
+    // The five-ply mate, every move a pair of real clicks; the referee sees each one land.
+    const std::array<std::string, 5> line = {"b2b4", "a6a5", "b4c4", "f9e8", "c4c9"};
+    for (std::size_t ply = 0; ply < line.size(); ++ply) {
+        ClientWindow& mover = ply % 2 == 0 ? alice : bob;
+        const bool flipped = ply % 2 == 1;  // Black's board is turned
+        mover.click_square(line[ply].substr(0, 2), flipped);
+        if (ply == 4) alice.screenshot("selected");  // the cannon picked up, its points shown
+        mover.click_square(line[ply].substr(2, 2), flipped);
+        const auto made = wait_for_body<proto::MoveMade>(referee);
+        if (!made) mover.screenshot("failed-move");
+        ASSERT_TRUE(made) << "move " << ply + 1 << " (" << line[ply] << ") never reached the server";
+        EXPECT_EQ(made->move, line[ply]);
+        EXPECT_EQ(made->ply, ply + 1);
+    }
+    const auto ended = wait_for_body<proto::GameEnded>(referee);
+    ASSERT_TRUE(ended);
+    EXPECT_EQ(ended->outcome.result, proto::GameResult::RedWins);
+    EXPECT_EQ(ended->outcome.reason, "checkmate");
+    std::this_thread::sleep_for(500ms);
+    alice.screenshot("result");
+    carol.screenshot("spectator");
+    bob.screenshot("loser");
+
+    // Through the server: the archived game is the line played, and every client is still up.
+    const auto archived = referee.call(proto::GetArchived{id});
+    const auto* game = std::get_if<proto::ArchivedGame>(&archived.body);
+    ASSERT_TRUE(game);
+    EXPECT_EQ(game->moves, std::vector<std::string>(line.begin(), line.end()));
+    EXPECT_TRUE(alice.running());
+    EXPECT_TRUE(bob.running());
+    EXPECT_TRUE(carol.running());
+    // The spectator's window followed: its own screenshot exists, and it never crashed.
+    EXPECT_TRUE(fs::exists(kShots / "spectator.png"));
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace xq::client
