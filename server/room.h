@@ -163,7 +163,14 @@ private:
     bool both_moved_ = false;
     // Remaining times when each position of the game arose (index = ply), for takebacks.
     std::vector<std::array<GameClock::Duration, 2>> clock_history_;
-    std::array<std::deque<std::pair<MoveId, Event>>, 2> acks_;
+    // Each seat's recent move ids with the MoveMade each was acknowledged with (the event is
+    // always a MoveMade to everyone, so its body and version are enough to rebuild it).
+    struct Ack {
+        MoveId id;
+        std::uint64_t version;
+        MoveMade made;
+    };
+    std::array<std::vector<Ack>, 2> acks_;
     std::deque<Event> log_;
     std::uint64_t version_ = 0;
     std::optional<TimePoint> started_at_;

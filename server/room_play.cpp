@@ -25,8 +25,8 @@ std::expected<MoveDone, Error> Room::move(ParticipantId who, MoveId move_id, int
     const Color us = *seat_color;
     auto& acks = acks_[static_cast<std::size_t>(index_of(us))];
     // A retransmitted move (the client lost our reply) gets its original acknowledgement.
-    if (auto it = std::ranges::find(acks, move_id, &std::pair<MoveId, Event>::first); it != acks.end())
-        return MoveDone{it->second, {}, true};
+    if (auto it = std::ranges::find(acks, move_id, &Ack::id); it != acks.end())
+        return MoveDone{Event{it->version, Audience::Everyone, it->made}, {}, true};
     if (auto ok = playing(who); !ok) return std::unexpected(ok.error());
     if (game_.position().side_to_move() != us)
         return fail(ErrorCode::NotYourTurn, "it is " + side_name(~us) + "'s turn");
@@ -54,8 +54,8 @@ std::expected<MoveDone, Error> Room::move(ParticipantId who, MoveId move_id, int
     if (game_.ply_count() >= 2) both_moved_ = true;
     emit(out, MoveMade{game_.ply_count(), *m, clock_.reading(now), move_id, us});
     Event ack = out.back();
-    acks.emplace_back(move_id, ack);
-    if (acks.size() > kMoveIdsKept) acks.pop_front();
+    acks.push_back({move_id, ack.version, std::get<MoveMade>(ack.body)});
+    if (acks.size() > kMoveIdsKept) acks.erase(acks.begin());  // games this long are rare
     clear_offers_after_move(out, us);
     if (game_.is_over()) finish(out, now);
     return MoveDone{std::move(ack), std::move(out), false};

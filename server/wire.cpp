@@ -1,7 +1,6 @@
 #include "wire.h"
 
 #include <charconv>
-#include <cstdio>
 #include <sstream>
 
 #include "common/fen.h"
@@ -67,9 +66,10 @@ proto::GameId game_id(const RoomId& id) {
 
 std::optional<RoomId> room_id(proto::GameId id) {
     if (id == 0 || id > 0xffffffffffffULL) return std::nullopt;
-    char text[16];
-    std::snprintf(text, sizeof text, "%012llx", static_cast<unsigned long long>(id));
-    return RoomId(text);
+    // Every request names its room, so no printf here.
+    RoomId text(12, '0');
+    for (int i = 11; i >= 0; --i, id >>= 4) text[static_cast<std::size_t>(i)] = "0123456789abcdef"[id & 0xf];
+    return text;
 }
 
 std::expected<TimeControl, std::string> time_control(const proto::TimeControl& tc) {
