@@ -49,6 +49,8 @@ usage: ./xq COMMAND [ARGS]
   bench perft [ROUNDS]     our perft against fairy-stockfish's (depth 5), nodes/s and ratio
   bench server [--quick]   the server under load (saturation, medium, 5,000-game capacity) against
                            a bare length-prefixed relay; prints each row and the ratio
+  bench client [FRAMES]    the client's frame time under Xvfb (full board, highlights, ticking clock)
+                           against a clear-and-display frame
   bench differential [GAMES]
                            the Fairy-Stockfish differential test on a larger sample
   help                     this text
@@ -156,7 +158,10 @@ case "$command" in
           --gtest_filter=Differential.LegalMovesMatchFairyStockfish
         ;;
       server) exec "$root/bench/server_bench.sh" "$build" "$@" ;;
-      *) log "unknown benchmark '$what' (perft, differential, server)"; exit 2 ;;
+      client)
+        exec xvfb-run -a -s "-screen 0 1280x1024x24" "$build/bench/client_frame_bench" "${1:-600}"
+        ;;
+      *) log "unknown benchmark '$what' (perft, differential, server, client)"; exit 2 ;;
     esac
     ;;
   help | -h | --help) usage ;;

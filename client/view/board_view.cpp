@@ -127,10 +127,50 @@ void BoardView::draw_grid(sf::RenderTarget& target, const BoardGeometry& g) cons
     }
 }
 
-void BoardView::draw_piece(sf::RenderTarget& target, Point center, float cell, Piece piece, sf::Uint8 alpha) const {
+void BoardView::refresh_cache(const BoardGeometry& g) {
+    const Rect outer = g.outer();
+    if (g.cell() == cached_cell_ && g.flipped() == cached_flip_ && outer.x == cached_outer_.x && outer.y == cached_outer_.y)
+        return;
+    cached_cell_ = g.cell();
+    cached_flip_ = g.flipped();
+    cached_outer_ = outer;
+    // The grid, painted with the board's outer corner at the texture's origin.
+    const auto w = static_cast<unsigned>(std::ceil(outer.w)), h = static_cast<unsigned>(std::ceil(outer.h));
+    sf::ContextSettings smooth;
+    smooth.antialiasingLevel = 4;
+    grid_.create(w, h, smooth);
+    grid_.clear(sf::Color::Transparent);
+    sf::View view(sf::FloatRect(outer.x, outer.y, outer.w, outer.h));
+    grid_.setView(view);
+    draw_grid(grid_, g);
+    grid_.display();
+    grid_.setSmooth(true);
+    // Each piece on a square texture one cell wide (plus room for the shadow).
+    const float c = g.cell();
+    const auto side = static_cast<unsigned>(std::ceil(c * 1.1f));
+    for (Color color : {Color::Red, Color::Black})
+        for (int t = 1; t <= 7; ++t) {
+            const Piece p = make_piece(color, static_cast<PieceType>(t));
+            auto& texture = pieces_[static_cast<std::size_t>(index_of(p))];
+            texture.create(side, side, smooth);
+            texture.clear(sf::Color::Transparent);
+            paint_piece(texture, {c * 0.5f, c * 0.5f}, c, p);
+            texture.display();
+            texture.setSmooth(true);
+        }
+}
+
+void BoardView::draw_piece(sf::RenderTarget& target, Point center, float cell, Piece piece, sf::Uint8 alpha) {
+    sf::Sprite sprite(pieces_[static_cast<std::size_t>(index_of(piece))].getTexture());
+    sprite.setPosition(std::round(center.x - cell * 0.5f), std::round(center.y - cell * 0.5f));
+    sprite.setColor(sf::Color(255, 255, 255, alpha));
+    target.draw(sprite);
+}
+
+void BoardView::paint_piece(sf::RenderTarget& target, Point center, float cell, Piece piece) const {
     const float r = cell * 0.44f;
     const sf::Color ink = color_of(piece) == Color::Red ? kPieceRed : kPieceBlack;
-    const auto faded = [alpha](sf::Color c) { return sf::Color(c.r, c.g, c.b, static_cast<sf::Uint8>(c.a * alpha / 255)); };
+    const auto faded = [](sf::Color c) { return c; };
     circle(target, {center.x + cell * 0.03f, center.y + cell * 0.05f}, r, faded(sf::Color(60, 35, 10, 90)));  // shadow
     circle(target, center, r, faded(kPieceFace), faded(sf::Color(120, 84, 40)), std::max(1.0f, cell * 0.03f));
     circle(target, center, r * 0.82f, sf::Color::Transparent, faded(ink), std::max(1.0f, cell * 0.025f));
@@ -139,8 +179,11 @@ void BoardView::draw_piece(sf::RenderTarget& target, Point center, float cell, P
              ui::Align::Center);
 }
 
-void BoardView::draw(sf::RenderTarget& target, const BoardGeometry& g, const GameModel& model, Point mouse) const {
-    draw_grid(target, g);
+void BoardView::draw(sf::RenderTarget& target, const BoardGeometry& g, const GameModel& model, Point mouse) {
+    refresh_cache(g);
+    sf::Sprite grid(grid_.getTexture());
+    grid.setPosition(g.outer().x, g.outer().y);
+    target.draw(grid);
     const float c = g.cell();
     const Position& pos = model.shown_position();
 

@@ -4,6 +4,7 @@
 // play (selection, destinations, captures, banned points, last move, check, a pending move).
 
 #include <SFML/Graphics.hpp>
+#include <array>
 
 #include "client/model/board_geometry.h"
 #include "client/model/game_model.h"
@@ -14,13 +15,22 @@ class BoardView {
 public:
     explicit BoardView(const sf::Font& font) : font_(font) {}
     // `mouse` places a dragged piece and finds the banned point under the pointer (for its reason).
-    void draw(sf::RenderTarget& target, const BoardGeometry& g, const GameModel& model, Point mouse) const;
+    void draw(sf::RenderTarget& target, const BoardGeometry& g, const GameModel& model, Point mouse);
 
 private:
     void draw_grid(sf::RenderTarget& target, const BoardGeometry& g) const;
-    void draw_piece(sf::RenderTarget& target, Point center, float cell, Piece piece, sf::Uint8 alpha = 255) const;
+    void paint_piece(sf::RenderTarget& target, Point center, float cell, Piece piece) const;
+    void draw_piece(sf::RenderTarget& target, Point center, float cell, Piece piece, sf::Uint8 alpha = 255);
+    // The board without pieces and each piece are painted once per size into textures and then
+    // drawn as sprites: a frame costs a few dozen draws instead of hundreds of shapes and glyphs.
+    void refresh_cache(const BoardGeometry& g);
 
     const sf::Font& font_;
+    sf::RenderTexture grid_;
+    std::array<sf::RenderTexture, 16> pieces_;
+    float cached_cell_ = 0;
+    Rect cached_outer_{};
+    bool cached_flip_ = false;
 };
 
 // The glyph players read on a piece: 帥仕相傌俥炮兵 for Red, 將士象馬車砲卒 for Black.

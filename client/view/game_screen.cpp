@@ -252,7 +252,7 @@ void GameScreen::draw_buttons(sf::RenderTarget& target, ui::Input& in, Rect r) {
 
     static const Notation kCycle[] = {Notation::Chinese, Notation::Wxf, Notation::Iccs};
     const char* label = game.notation() == Notation::Wxf ? "WXF" : game.notation() == Notation::Iccs ? "ICCS" : "中文";
-    if (ui::button(target, font, in, cell(2, 0), std::string("Notation: ") + label)) {
+    if (ui::button(target, font, in, cell(2, 0), label)) {  // cycles 中文 → WXF → ICCS
         const auto it = std::find(std::begin(kCycle), std::end(kCycle), game.notation());
         const auto next = (it == std::end(kCycle) || it + 1 == std::end(kCycle)) ? kCycle[0] : *(it + 1);
         game.set_notation(next);
