@@ -254,6 +254,7 @@ void Server::on_resume(Client& c, std::uint64_t rid, const proto::Resume& m) {
 }
 
 void Server::on_list_archive(Client& c, std::uint64_t rid, const proto::ListArchive& m) {
+    flush_archive();  // a game that just ended is listed
     const std::uint32_t limit = m.limit == 0 ? kArchivePage : std::min(m.limit, kArchivePage);
     auto page = store_.list_archived(m.offset, limit,
                                      m.player.empty() ? std::nullopt : std::optional<std::string_view>(m.player));
@@ -265,6 +266,7 @@ void Server::on_list_archive(Client& c, std::uint64_t rid, const proto::ListArch
 }
 
 void Server::on_get_archived(Client& c, std::uint64_t rid, const proto::GetArchived& m) {
+    flush_archive();
     const auto id = wire::room_id(m.game_id);
     auto game = id ? store_.fetch_archived(*id) : std::unexpected(StoreError{StoreErrorCode::NotFound, ""});
     if (!game) {

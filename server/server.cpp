@@ -1,6 +1,7 @@
 #include "server.h"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <sys/random.h>
 
@@ -11,11 +12,21 @@
 namespace xq::server {
 namespace {
 
-// Tokens and join codes are secrets, so they come from the kernel's CSPRNG, not a seeded PRNG.
+// Tokens and join codes are secrets, so they come from the kernel's CSPRNG, not a seeded PRNG;
+// fetched 32 values at a time, as every new game asks for several.
 std::uint64_t secure_random() {
-    std::uint64_t value = 0;
-    while (getrandom(&value, sizeof value, 0) != sizeof value) {}
-    return value;
+    thread_local std::array<std::uint64_t, 32> pool;
+    thread_local std::size_t left = 0;
+    if (left == 0) {
+        auto* bytes = reinterpret_cast<char*>(pool.data());
+        for (std::size_t got = 0; got < sizeof pool;) {
+            const auto n = getrandom(bytes + got, sizeof pool - got, 0);
+            if (n > 0) got += static_cast<std::size_t>(n);
+        }
+        left = pool.size();
+    }
+    // Each value is handed out once, then forgotten.
+    return std::exchange(pool[--left], 0);
 }
 
 Store open_store(const std::filesystem::path& path) {
@@ -36,7 +47,8 @@ Server::Server(asio::io_context& io, ServerConfig config)
       listener_(io, config_.listen, config_.connections, config_.session, *this),
       flag_timer_(io),
       sweep_timer_(io),
-      count_timer_(io) {
+      count_timer_(io),
+      archive_timer_(io) {
     if (config_.discovery) {
         discovery_.emplace(io, udp::endpoint(config_.listen.address(), *config_.discovery), [this] {
             return proto::DiscoveryReply{config_.name, listener_.port(),
@@ -47,7 +59,7 @@ Server::Server(asio::io_context& io, ServerConfig config)
     }
 }
 
-Server::~Server() = default;
+Server::~Server() { flush_archive(); }
 
 void Server::start() {
     listener_.start();
@@ -62,9 +74,11 @@ void Server::stop() {
     if (discovery_) discovery_->stop();
     flag_timer_.cancel();
     count_timer_.cancel();
+    archive_timer_.cancel();
     std::vector<std::shared_ptr<Session>> sessions;
     for (auto& [id, client] : clients_) sessions.push_back(client.session);
     for (auto& session : sessions) session->close(CloseReason::ByServer);
+    flush_archive();
 }
 
 std::optional<std::uint16_t> Server::discovery_port() const {
@@ -259,8 +273,21 @@ void Server::arm_count_timer() {
 }
 
 void Server::on_archive(const FinishedGame& game) {
-    if (auto stored = store_.archive_game(wire::archived(game)); !stored)
-        log(LogLevel::Error, "archiving game ", game.id, " failed: ", stored.error().message);
+    unarchived_.push_back(wire::archived(game));
+    if (unarchived_.size() >= kArchiveBatch) return flush_archive();
+    if (unarchived_.size() > 1) return;  // the timer is armed
+    archive_timer_.expires_after(kArchiveDelay);
+    archive_timer_.async_wait([this](const boost::system::error_code& ec) {
+        if (!ec) flush_archive();
+    });
+}
+
+void Server::flush_archive() {
+    if (unarchived_.empty()) return;
+    archive_timer_.cancel();
+    for (const StoreError& e : store_.archive_games(unarchived_))
+        log(LogLevel::Error, "archiving failed: ", e.message);
+    unarchived_.clear();
 }
 
 }  // namespace xq::server

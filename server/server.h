@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "proto/messages.h"
 #include "server/discovery.h"
@@ -80,7 +81,13 @@ private:
     void spectators_changed(const RoomId& id);
     void send_spectator_count(const RoomId& id, CountThrottle& throttle, TimePoint at);
     void arm_count_timer();
+    // Finished games are archived in groups: one transaction per group costs the disk and the
+    // event loop far less than one each. A group is written kArchiveDelay after its first game,
+    // when it reaches kArchiveBatch games, before any archive read, and at stop().
     void on_archive(const FinishedGame& game);
+    void flush_archive();
+    static constexpr std::size_t kArchiveBatch = 64;
+    static constexpr std::chrono::milliseconds kArchiveDelay{100};
     TimePoint now() const { return SteadyClock::now(); }
 
     // Request handlers (dispatch.cpp).
@@ -107,6 +114,8 @@ private:
     std::optional<TimePoint> flag_timer_at_;  // when the armed flag timer fires, if armed
     asio::steady_timer sweep_timer_;
     asio::steady_timer count_timer_;
+    asio::steady_timer archive_timer_;
+    std::vector<ArchivedGame> unarchived_;
     bool count_timer_armed_ = false;
     std::map<RoomId, CountThrottle> counts_;  // rooms whose count changed within the last interval
     std::unordered_map<ParticipantId, Client> clients_;

@@ -210,6 +210,17 @@ StoreResult<void> Store::archive_game(const ArchivedGame& g) {
     return {};
 }
 
+std::vector<StoreError> Store::archive_games(std::span<const ArchivedGame> games) {
+    std::vector<StoreError> errors;
+    auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
+    for (const ArchivedGame& g : games)
+        if (auto done = archive_game(g); !done) errors.push_back(std::move(done.error()));
+    // Without a transaction each insert above committed on its own: nothing is lost either way.
+    if (tx)
+        if (auto committed = tx->commit(); !committed) errors.push_back(std::move(committed.error()));
+    return errors;
+}
+
 StoreResult<ArchivePage> Store::list_archived(std::int64_t offset, std::int64_t limit,
                                               std::optional<std::string_view> player) {
     if (offset < 0 || limit < 1 || limit > kMaxPage) {

@@ -135,6 +135,9 @@ public:
 
     // The archive. A second game with the same id is a constraint error.
     StoreResult<void> archive_game(const ArchivedGame& game);
+    // Several games in one transaction (one commit instead of one each). A game refused (a
+    // duplicate id, say) does not keep the others out; the errors come back, one per refusal.
+    std::vector<StoreError> archive_games(std::span<const ArchivedGame> games);
     // offset >= 0, 1 <= limit <= kMaxPage. `player` matches either side's name exactly.
     StoreResult<ArchivePage> list_archived(std::int64_t offset, std::int64_t limit,
                                            std::optional<std::string_view> player = std::nullopt);

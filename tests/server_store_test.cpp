@@ -97,6 +97,21 @@ TEST_F(StoreTest, ArchiveAndFetchRoundTrip) {
     EXPECT_EQ(missing.error().code, StoreErrorCode::NotFound);
 }
 
+TEST_F(StoreTest, ArchiveSeveralInOneTransactionKeepsTheGoodOnes) {
+    auto store = Store::open(db_path());
+    ASSERT_TRUE(store) << store.error().message;
+    ASSERT_TRUE(store->archive_game(sample_game("g0", "alice", "bob", 1'700'000'000'000)));
+    const std::vector<ArchivedGame> games{sample_game("g1", "alice", "bob", 1'700'000'001'000),
+                                          sample_game("g0", "carol", "dave", 1'700'000'002'000),  // taken
+                                          sample_game("g2", "bob", "alice", 1'700'000'003'000)};
+    const auto errors = store->archive_games(games);
+    ASSERT_EQ(errors.size(), 1u);
+    EXPECT_EQ(errors[0].code, StoreErrorCode::Constraint);
+    for (const char* id : {"g0", "g1", "g2"}) EXPECT_TRUE(store->fetch_archived(id)) << id;
+    EXPECT_EQ(store->fetch_archived("g0")->red_name, "alice");
+    EXPECT_TRUE(store->archive_games({}).empty());
+}
+
 TEST_F(StoreTest, ListIsNewestFirstAndPages) {
     auto store = Store::open(db_path());
     ASSERT_TRUE(store);
