@@ -116,8 +116,25 @@ std::expected<Color, Error> Room::playing(ParticipantId who) const {
 void Room::emit(Events& out, EventBody body, Audience audience) {
     Event event{++version_, audience, std::move(body)};
     log_.push_back(event);
-    if (log_.size() > kHistory) log_.pop_front();
+    if (log_.size() > kHistory) {
+        // A MoveMade leaving the log may still be some seat's acknowledgement: keep that one.
+        if (const auto* made = std::get_if<MoveMade>(&log_.front().body)) {
+            const auto& acks = acks_[static_cast<std::size_t>(index_of(made->mover))];
+            const std::uint64_t v = log_.front().version;
+            if (std::ranges::find(acks, v, &Ack::version) != acks.end()) old_acks_.push_back(log_.front());
+        }
+        log_.pop_front();
+    }
     out.push_back(std::move(event));
+}
+
+const Event& Room::ack_event(std::uint64_t version) const {
+    if (!log_.empty() && version >= log_.front().version) return log_[version - log_.front().version];
+    return *std::ranges::find(old_acks_, version, &Event::version);
+}
+
+void Room::forget_ack(std::uint64_t version) {
+    if (auto it = std::ranges::find(old_acks_, version, &Event::version); it != old_acks_.end()) old_acks_.erase(it);
 }
 
 std::string Room::new_token() {

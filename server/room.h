@@ -163,14 +163,17 @@ private:
     bool both_moved_ = false;
     // Remaining times when each position of the game arose (index = ply), for takebacks.
     std::vector<std::array<GameClock::Duration, 2>> clock_history_;
-    // Each seat's recent move ids with the MoveMade each was acknowledged with (the event is
-    // always a MoveMade to everyone, so its body and version are enough to rebuild it).
+    // Each seat's recent move ids with the version of the MoveMade that acknowledged each. The
+    // event itself is in log_, or, once log_ has dropped it, in old_acks_ (games past kHistory
+    // events only), so a live game keeps 16 bytes per move for exactly-once moves.
     struct Ack {
         MoveId id;
         std::uint64_t version;
-        MoveMade made;
     };
     std::array<std::vector<Ack>, 2> acks_;
+    std::vector<Event> old_acks_;
+    const Event& ack_event(std::uint64_t version) const;
+    void forget_ack(std::uint64_t version);
     std::deque<Event> log_;
     std::uint64_t version_ = 0;
     std::optional<TimePoint> started_at_;

@@ -26,7 +26,7 @@ std::expected<MoveDone, Error> Room::move(ParticipantId who, MoveId move_id, int
     auto& acks = acks_[static_cast<std::size_t>(index_of(us))];
     // A retransmitted move (the client lost our reply) gets its original acknowledgement.
     if (auto it = std::ranges::find(acks, move_id, &Ack::id); it != acks.end())
-        return MoveDone{Event{it->version, Audience::Everyone, it->made}, {}, true};
+        return MoveDone{ack_event(it->version), {}, true};
     if (auto ok = playing(who); !ok) return std::unexpected(ok.error());
     if (game_.position().side_to_move() != us)
         return fail(ErrorCode::NotYourTurn, "it is " + side_name(~us) + "'s turn");
@@ -54,8 +54,11 @@ std::expected<MoveDone, Error> Room::move(ParticipantId who, MoveId move_id, int
     if (game_.ply_count() >= 2) both_moved_ = true;
     emit(out, MoveMade{game_.ply_count(), *m, clock_.reading(now), move_id, us});
     Event ack = out.back();
-    acks.push_back({move_id, ack.version, std::get<MoveMade>(ack.body)});
-    if (acks.size() > kMoveIdsKept) acks.erase(acks.begin());  // games this long are rare
+    acks.push_back({move_id, ack.version});
+    if (acks.size() > kMoveIdsKept) {  // games this long are rare
+        forget_ack(acks.front().version);
+        acks.erase(acks.begin());
+    }
     clear_offers_after_move(out, us);
     if (game_.is_over()) finish(out, now);
     return MoveDone{std::move(ack), std::move(out), false};

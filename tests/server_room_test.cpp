@@ -150,6 +150,22 @@ TEST(Room, MoveIdsAreExactlyOnce) {
     EXPECT_EQ(t.room.game().ply_count(), 2);
 }
 
+TEST(Room, AnAcknowledgementOutlivesTheEventLog) {
+    Table t;
+    const auto first = t.room.move(kRed, 42, 0, "h2e2", t0 + 3s);
+    ASSERT_TRUE(first);
+    // Enough chat to push the move out of the kept history (events_since can no longer reach it).
+    for (std::size_t i = 0; i < Room::kHistory + 10; ++i) ASSERT_TRUE(t.room.chat(kBlack, "hm"));
+    EXPECT_FALSE(t.room.events_since(first->ack.version - 1, Role::Player));
+    const auto again = t.room.move(kRed, 42, 0, "h2e2", t0 + 4s);
+    ASSERT_TRUE(again);
+    EXPECT_TRUE(again->duplicate);
+    EXPECT_EQ(again->ack.version, first->ack.version);
+    EXPECT_EQ(body<MoveMade>(again->ack).move_id, 42u);
+    EXPECT_EQ(body<MoveMade>(again->ack).move, body<MoveMade>(first->ack).move);
+    EXPECT_EQ(t.room.game().ply_count(), 1);
+}
+
 TEST(Room, StaleExpectedPlyIsRefused) {
     Table t;
     t.play("h2e2 h9g7");
