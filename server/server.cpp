@@ -156,7 +156,10 @@ void Server::broadcast(const RoomId& id, const Events& events, ParticipantId ask
                 client->second.session->deliver(shared);
                 continue;
             }
-            send(client->second, {is_asker ? request_id : 0, *wire::event(*room, e, mover)});
+            // The mover's copy differs from everyone's only by its move id.
+            proto::ServerMessage own{is_asker ? request_id : 0, *body};
+            if (mover) std::get<proto::MoveMade>(own.body).move_id = move->move_id;
+            send(client->second, own);
             answered |= is_asker;
         }
     }
