@@ -28,6 +28,26 @@ void trim(std::string& buffer) {
 
 }  // namespace
 
+void* HandlerSlot::allocate(std::size_t size) {
+    if (used_ || size > sizeof storage_) return ::operator new(size);
+    used_ = true;
+    return storage_;
+}
+
+void HandlerSlot::deallocate(void* pointer) {
+    if (pointer == storage_) used_ = false;
+    else ::operator delete(pointer);
+}
+
+// Asio frees an operation's memory before it calls the handler, so the slot is free again by
+// the time on_readable() waits anew.
+struct Session::ReadHandler {
+    std::shared_ptr<Session> self;
+    using allocator_type = SlotAllocator<void>;
+    allocator_type get_allocator() const noexcept { return allocator_type(&self->read_slot_); }
+    void operator()(const boost::system::error_code& ec) const { self->on_readable(ec); }
+};
+
 std::string_view to_string(CloseReason reason) {
     switch (reason) {
         case CloseReason::PeerClosed: return "peer_closed";
@@ -64,8 +84,7 @@ void Session::start() {
 // A wait, not a read: an idle session holds no buffer. Every wait follows a read that emptied the
 // socket within the same handler, so no readiness event can slip by unwaited for (one thread).
 void Session::wait_readable() {
-    socket_.async_wait(tcp::socket::wait_read,
-                       [self = shared_from_this()](const boost::system::error_code& ec) { self->on_readable(ec); });
+    socket_.async_wait(tcp::socket::wait_read, ReadHandler{shared_from_this()});
 }
 
 void Session::on_readable(const boost::system::error_code& wait_ec) {

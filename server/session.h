@@ -9,6 +9,7 @@
 // calls timed_out() from one sweep timer for all sessions.
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -41,6 +42,32 @@ public:
     // The byte stream cannot be framed (a header over the cap); the session closes after this.
     virtual void on_bad_frame(const std::shared_ptr<Session>& session, const proto::DecodeError& error) = 0;
     virtual void on_closed(const std::shared_ptr<Session>& session, CloseReason reason) = 0;
+};
+
+// Room for one pending operation of a session, so that operation needs no allocation of its own
+// (Asio's default reuses blocks sized for the largest operation it has seen: several hundred
+// bytes held by every idle connection). Larger or concurrent requests fall back to the heap.
+class HandlerSlot {
+public:
+    void* allocate(std::size_t size);
+    void deallocate(void* pointer);
+
+private:
+    alignas(std::max_align_t) unsigned char storage_[128];  // a readiness wait takes 120 bytes (Asio 1.74, x86-64)
+    bool used_ = false;
+};
+
+template <class T>
+struct SlotAllocator {
+    using value_type = T;
+    HandlerSlot* slot;
+    explicit SlotAllocator(HandlerSlot* s) noexcept : slot(s) {}
+    template <class U>
+    SlotAllocator(const SlotAllocator<U>& other) noexcept : slot(other.slot) {}
+    T* allocate(std::size_t n) { return static_cast<T*>(slot->allocate(sizeof(T) * n)); }
+    void deallocate(T* pointer, std::size_t) { slot->deallocate(pointer); }
+    template <class U>
+    bool operator==(const SlotAllocator<U>& other) const noexcept { return slot == other.slot; }
 };
 
 class Session : public std::enable_shared_from_this<Session> {
@@ -83,7 +110,10 @@ private:
     void shut(CloseReason reason);
     bool reading() const { return !closed_ && !closing_ && !failing_; }
 
+    struct ReadHandler;
+
     tcp::socket socket_;
+    HandlerSlot read_slot_;  // the readiness wait's operation
     std::uint64_t id_;
     const SessionLimits& limits_;
     SessionHandler& handler_;
