@@ -134,56 +134,59 @@ void BoardView::refresh_cache(const BoardGeometry& g) {
     cached_cell_ = g.cell();
     cached_flip_ = g.flipped();
     cached_outer_ = outer;
-    // The grid, painted with the board's outer corner at the texture's origin.
-    const auto w = static_cast<unsigned>(std::ceil(outer.w)), h = static_cast<unsigned>(std::ceil(outer.h));
     sf::ContextSettings smooth;
     smooth.antialiasingLevel = 4;
-    grid_.create(w, h, smooth);
-    grid_.clear(sf::Color::Transparent);
-    sf::View view(sf::FloatRect(outer.x, outer.y, outer.w, outer.h));
-    grid_.setView(view);
-    draw_grid(grid_, g);
-    grid_.display();
-    grid_.setSmooth(true);
-    // Each piece on a square texture one cell wide (plus room for the shadow).
+    // The grid, painted with the board's outer corner at the texture's origin.
+    sf::RenderTexture canvas;
+    canvas.create(static_cast<unsigned>(std::ceil(outer.w)), static_cast<unsigned>(std::ceil(outer.h)), smooth);
+    canvas.clear(kWood);
+    canvas.setView(sf::View(sf::FloatRect(outer.x, outer.y, std::ceil(outer.w), std::ceil(outer.h))));
+    draw_grid(canvas, g);
+    canvas.display();
+    grid_.loadFromImage(canvas.getTexture().copyToImage());
+    // The fourteen pieces side by side, each on a square a little over one cell wide.
     const float c = g.cell();
-    const auto side = static_cast<unsigned>(std::ceil(c * 1.1f));
+    piece_side_ = std::ceil(c * 1.1f);
+    sf::RenderTexture pieces;
+    pieces.create(static_cast<unsigned>(piece_side_ * 16), static_cast<unsigned>(piece_side_), smooth);
+    pieces.clear(sf::Color::Transparent);
     for (Color color : {Color::Red, Color::Black})
         for (int t = 1; t <= 7; ++t) {
             const Piece p = make_piece(color, static_cast<PieceType>(t));
-            auto& texture = pieces_[static_cast<std::size_t>(index_of(p))];
-            texture.create(side, side, smooth);
-            texture.clear(sf::Color::Transparent);
-            paint_piece(texture, {c * 0.5f, c * 0.5f}, c, p);
-            texture.display();
-            texture.setSmooth(true);
+            paint_piece(pieces, {piece_side_ * static_cast<float>(index_of(p)) + c * 0.5f, c * 0.5f}, c, p);
         }
+    pieces.display();
+    atlas_.loadFromImage(pieces.getTexture().copyToImage());
+    atlas_.setSmooth(false);  // drawn 1:1 at whole pixels: nearest sampling is exact and cheaper
 }
 
-void BoardView::draw_piece(sf::RenderTarget& target, Point center, float cell, Piece piece, sf::Uint8 alpha) {
-    sf::Sprite sprite(pieces_[static_cast<std::size_t>(index_of(piece))].getTexture());
-    sprite.setPosition(std::round(center.x - cell * 0.5f), std::round(center.y - cell * 0.5f));
-    sprite.setColor(sf::Color(255, 255, 255, alpha));
-    target.draw(sprite);
+void BoardView::add_piece(sf::VertexArray& quads, Point center, Piece piece, sf::Uint8 alpha) const {
+    const float half = cached_cell_ * 0.5f;
+    const float x = std::round(center.x - half), y = std::round(center.y - half);
+    const float u = piece_side_ * static_cast<float>(index_of(piece));
+    const sf::Color tint(255, 255, 255, alpha);
+    quads.append(sf::Vertex({x, y}, tint, {u, 0}));
+    quads.append(sf::Vertex({x + piece_side_, y}, tint, {u + piece_side_, 0}));
+    quads.append(sf::Vertex({x + piece_side_, y + piece_side_}, tint, {u + piece_side_, piece_side_}));
+    quads.append(sf::Vertex({x, y + piece_side_}, tint, {u, piece_side_}));
 }
 
 void BoardView::paint_piece(sf::RenderTarget& target, Point center, float cell, Piece piece) const {
     const float r = cell * 0.44f;
     const sf::Color ink = color_of(piece) == Color::Red ? kPieceRed : kPieceBlack;
-    const auto faded = [](sf::Color c) { return c; };
-    circle(target, {center.x + cell * 0.03f, center.y + cell * 0.05f}, r, faded(sf::Color(60, 35, 10, 90)));  // shadow
-    circle(target, center, r, faded(kPieceFace), faded(sf::Color(120, 84, 40)), std::max(1.0f, cell * 0.03f));
-    circle(target, center, r * 0.82f, sf::Color::Transparent, faded(ink), std::max(1.0f, cell * 0.025f));
+    circle(target, {center.x + cell * 0.03f, center.y + cell * 0.05f}, r, sf::Color(60, 35, 10, 90));  // shadow
+    circle(target, center, r, kPieceFace, sf::Color(120, 84, 40), std::max(1.0f, cell * 0.03f));
+    circle(target, center, r * 0.82f, sf::Color::Transparent, ink, std::max(1.0f, cell * 0.025f));
     const auto size = static_cast<unsigned>(cell * 0.5f);
-    ui::text(target, font_, piece_glyph(piece), {center.x, center.y - static_cast<float>(size) * 0.68f}, size, faded(ink),
+    ui::text(target, font_, piece_glyph(piece), {center.x, center.y - static_cast<float>(size) * 0.68f}, size, ink,
              ui::Align::Center);
 }
 
 void BoardView::draw(sf::RenderTarget& target, const BoardGeometry& g, const GameModel& model, Point mouse) {
     refresh_cache(g);
-    sf::Sprite grid(grid_.getTexture());
-    grid.setPosition(g.outer().x, g.outer().y);
-    target.draw(grid);
+    sf::Sprite grid(grid_);
+    grid.setPosition(std::round(g.outer().x), std::round(g.outer().y));
+    target.draw(grid, sf::RenderStates(sf::BlendNone));  // opaque: no blending needed
     const float c = g.cell();
     const Position& pos = model.shown_position();
 
@@ -200,21 +203,25 @@ void BoardView::draw(sf::RenderTarget& target, const BoardGeometry& g, const Gam
     }
     const auto selected = model.selected();
     const auto dragging = model.dragging();
+    sf::VertexArray quads(sf::Quads);
+    std::optional<Point> pending_mark;
     for (Square s = 0; s < kSquares; ++s) {
         const Piece piece = pos.at(s);
         if (piece == Piece::None) continue;
         const Point p = g.center(s);
         if (selected == s) circle(target, p, c * 0.5f, sf::Color(250, 200, 60, 200));
         if (dragging == s) {
-            draw_piece(target, p, c, piece, 70);  // where it came from, faint
+            add_piece(quads, p, piece, 70);  // where it came from, faint
             continue;
         }
         const bool pending_piece = model.showing_pending() && model.pending()->move.to() == s;
-        draw_piece(target, p, c, piece, pending_piece ? 150 : 255);
-        if (pending_piece)
-            ui::text(target, font_, "…", {p.x, p.y + c * 0.18f}, static_cast<unsigned>(c * 0.3f), kPieceBlack,
-                     ui::Align::Center);
+        add_piece(quads, p, piece, pending_piece ? 150 : 255);
+        if (pending_piece) pending_mark = p;
     }
+    target.draw(quads, &atlas_);
+    if (pending_mark)
+        ui::text(target, font_, "…", {pending_mark->x, pending_mark->y + c * 0.18f}, static_cast<unsigned>(c * 0.3f),
+                 kPieceBlack, ui::Align::Center);
     const Highlight* hovered_ban = nullptr;
     for (const auto& h : model.highlights()) {
         const Point p = g.center(h.to);
@@ -235,7 +242,11 @@ void BoardView::draw(sf::RenderTarget& target, const BoardGeometry& g, const Gam
             }
         }
     }
-    if (dragging) draw_piece(target, mouse, c, pos.at(*dragging));
+    if (dragging) {
+        sf::VertexArray held(sf::Quads);
+        add_piece(held, mouse, pos.at(*dragging));
+        target.draw(held, &atlas_);
+    }
     if (hovered_ban) {  // the reason a point is banned, next to the pointer
         const auto lines = ui::wrap(font_, hovered_ban->reason, 14, 300);
         const float h = static_cast<float>(lines.size()) * 18 + 10;

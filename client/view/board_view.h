@@ -20,14 +20,18 @@ public:
 private:
     void draw_grid(sf::RenderTarget& target, const BoardGeometry& g) const;
     void paint_piece(sf::RenderTarget& target, Point center, float cell, Piece piece) const;
-    void draw_piece(sf::RenderTarget& target, Point center, float cell, Piece piece, sf::Uint8 alpha = 255);
+    // Adds a piece's quad to `quads`, centred on `center`.
+    void add_piece(sf::VertexArray& quads, Point center, Piece piece, sf::Uint8 alpha = 255) const;
     // The board without pieces and each piece are painted once per size into textures and then
     // drawn as sprites: a frame costs a few dozen draws instead of hundreds of shapes and glyphs.
     void refresh_cache(const BoardGeometry& g);
 
     const sf::Font& font_;
-    sf::RenderTexture grid_;
-    std::array<sf::RenderTexture, 16> pieces_;
+    // Painted in render textures, then kept as plain textures: software renderers (Xvfb) sample
+    // those at half the cost. All pieces share one atlas, so they go out in one draw call.
+    sf::Texture grid_;
+    sf::Texture atlas_;
+    float piece_side_ = 0;  // one piece's square in the atlas
     float cached_cell_ = 0;
     Rect cached_outer_{};
     bool cached_flip_ = false;

@@ -1,6 +1,7 @@
 #include "game_screen.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "client/online/online_client.h"
 
@@ -25,6 +26,7 @@ std::string result_title(const ResultInfo& r) {
 GameScreen::GameScreen(ScreenContext& context) : ctx_(context), board_(context.resources.font()) {}
 
 void GameScreen::handle(const sf::Event& event) {
+    if (event.type == sf::Event::TextEntered || event.type == sf::Event::KeyPressed) typed_ = true;
     if (chat_field_.handle(event)) {
         if (ctx_.actions && !chat_field_.value().empty()) ctx_.actions->chat(chat_field_.value());
         chat_field_.set("");
@@ -323,16 +325,9 @@ void GameScreen::draw_result(sf::RenderTarget& target, ui::Input& in, const Boar
     }
 }
 
-void GameScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
+void GameScreen::draw_panel(sf::RenderTarget& target, ui::Input& in, TimePoint now, Rect p) {
     GameModel& game = ctx_.game;
-    if (!game.result()) result_hidden_ = false;
     const sf::Font& font = ctx_.resources.font();
-    const auto size = target.getView().getSize();
-    const GameLayout layout = game_layout(size.x, size.y);
-    const BoardGeometry g(layout.board, ctx_.flipped);
-
-    // The panel's widgets take clicks first (the result panel over the board too), then the board.
-    const Rect p = layout.panel;
     ui::box(target, p, ui::color::kPanel);
     const float x = p.x + 14, w = p.w - 28;
     const Color top = ctx_.flipped ? Color::Red : Color::Black;
@@ -359,9 +354,37 @@ void GameScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
     y += 3 * 38 + 8;
     if (!ctx_.hotseat) draw_chat(target, in, {x, y, w, chat_h});
     ui::text(target, font, ui::elide(font, ctx_.status, 12, w), {x, p.h - 20}, 12, ui::color::kMuted);
+}
+
+void GameScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
+    GameModel& game = ctx_.game;
+    if (!game.result()) result_hidden_ = false;
+    const auto size = target.getView().getSize();
+    const GameLayout layout = game_layout(size.x, size.y);
+    const BoardGeometry g(layout.board, ctx_.flipped);
+
+    // The panel is painted into its own layer at most ten times a second (its clocks show tenths at
+    // best) and at once on any input, and shown as one sprite in between: most frames then cost the
+    // board alone. Its widgets take clicks before the board.
+    const Rect p = layout.panel;
+    const auto w = static_cast<unsigned>(std::ceil(p.w)), h = static_cast<unsigned>(std::ceil(p.h));
+    const bool input = in.pressed || in.released || in.wheel != 0 || typed_;
+    if (panel_layer_.getSize() != sf::Vector2u(w, h)) {
+        panel_layer_.create(w, h);
+        panel_drawn_ = {};
+    }
+    if (input || now - panel_drawn_ >= std::chrono::milliseconds(100)) {
+        panel_layer_.setView(sf::View(sf::FloatRect(p.x, p.y, static_cast<float>(w), static_cast<float>(h))));
+        draw_panel(panel_layer_, in, now, p);
+        panel_layer_.display();
+        panel_drawn_ = now;
+        typed_ = false;
+    }
+    sf::Sprite panel(panel_layer_.getTexture());
+    panel.setPosition(std::round(p.x), std::round(p.y));
+    target.draw(panel, sf::RenderStates(sf::BlendNone));
 
     // The board, then the result panel over it.
-    ui::box(target, layout.board, ui::color::kBackground);
     board_.draw(target, g, game, in.mouse);
     draw_result(target, in, g);
     board_input(g, in);

@@ -18,6 +18,7 @@ public:
 
 private:
     void board_input(const BoardGeometry& g, ui::Input& in);
+    void draw_panel(sf::RenderTarget& target, ui::Input& in, TimePoint now, Rect panel);
     float draw_player(sf::RenderTarget& target, Color side, Rect r, TimePoint now);
     void draw_moves(sf::RenderTarget& target, ui::Input& in, Rect r);
     float draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r);
@@ -31,6 +32,9 @@ private:
     ui::TextField chat_field_{"", 280};
     int move_scroll_ = 0;  // rows hidden above the move list when scrolled back
     bool result_hidden_ = false;
+    sf::RenderTexture panel_layer_;
+    TimePoint panel_drawn_{};
+    bool typed_ = false;  // a key since the panel was last painted
 };
 
 }  // namespace xq::client
