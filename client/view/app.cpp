@@ -3,6 +3,10 @@
 #include <fstream>
 #include <iostream>
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+
 #include "common/pgn.h"
 
 namespace xq::client {
@@ -13,6 +17,22 @@ sf::ContextSettings antialiased() {
     sf::ContextSettings settings;
     settings.antialiasingLevel = 4;
     return settings;
+}
+
+// This machine's IPv4 addresses other than loopback: what a friend on the LAN types to join.
+std::string lan_addresses() {
+    std::string out;
+    ifaddrs* list = nullptr;
+    if (::getifaddrs(&list) != 0) return out;
+    for (const ifaddrs* a = list; a; a = a->ifa_next) {
+        if (!a->ifa_addr || a->ifa_addr->sa_family != AF_INET) continue;
+        char text[INET_ADDRSTRLEN] = {};
+        const auto* in = reinterpret_cast<const sockaddr_in*>(a->ifa_addr);
+        if (!::inet_ntop(AF_INET, &in->sin_addr, text, sizeof text) || std::string(text).starts_with("127.")) continue;
+        out += (out.empty() ? "" : ", ") + std::string(text);
+    }
+    ::freeifaddrs(list);
+    return out;
 }
 
 }  // namespace
@@ -91,6 +111,7 @@ void App::host_game() {
         return;
     }
     local_server_.emplace(std::move(*started));
+    hosted_at_ = lan_addresses();
     online_.connect(Endpoint{"127.0.0.1", local_server_->port()}, options_.name);
 }
 
@@ -201,13 +222,26 @@ int App::run() {
         for (SoundCue cue : game_.take_cues()) resources_.play(cue);
         context_.status = mode_ == Mode::Hotseat ? "Hotseat: both sides play on this screen" : online_.status_text();
         if (local_server_ && mode_ == Mode::Online)
-            context_.status += "   (hosting on port " + std::to_string(local_server_->port()) + ")";
+            context_.status += "   (hosting on port " + std::to_string(local_server_->port()) +
+                               (hosted_at_.empty() ? "" : "; others join " + hosted_at_) + ")";
 
         window_.clear(ui::color::kBackground);
         const Screen shown = mode_ == Mode::Hotseat ? Screen::Game : online_.screen();
         if (shown == Screen::Start) start_.draw(window_, in, now);
         if (shown == Screen::Lobby) lobby_screen_.draw(window_, in, now);
         if (shown == Screen::Game) game_screen_.draw(window_, in, now);
+        if (mode_ == Mode::Online && shown != Screen::Start &&
+            (online_.status() == LinkStatus::Reconnecting || online_.status() == LinkStatus::Failed)) {
+            // The connection is gone: say so over everything, the board stays as it was.
+            const auto size = window_.getView().getSize();
+            const Rect r{0, size.y / 2 - 40, size.x, 80};
+            ui::box(window_, r, sf::Color(120, 30, 24, 225));
+            const bool retrying = online_.status() == LinkStatus::Reconnecting;
+            ui::text(window_, resources_.font(), retrying ? "Connection lost — reconnecting…" : "Disconnected",
+                     {size.x / 2, r.y + 10}, 26, sf::Color::White, ui::Align::Center);
+            ui::text(window_, resources_.font(), ui::elide(resources_.font(), online_.status_text(), 15, size.x - 40),
+                     {size.x / 2, r.y + 48}, 15, sf::Color(255, 220, 210), ui::Align::Center);
+        }
         if (!toast_.empty() && now < toast_until_) {
             const auto size = window_.getView().getSize();
             const auto lines = ui::wrap(resources_.font(), toast_, 16, std::min(600.0f, size.x - 60));

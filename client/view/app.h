@@ -60,6 +60,7 @@ private:
     DiscoveryBrowser discovery_;
     std::optional<HotseatGame> hotseat_;
     std::optional<LocalServer> local_server_;
+    std::string hosted_at_;  // the LAN addresses a friend can join
     ScreenContext context_;
     StartScreen start_;
     LobbyScreen lobby_screen_;
