@@ -133,11 +133,14 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
 void OnlineClient::on_error(std::uint64_t request_id, const proto::Error& error) {
     std::string text = error.message;
     if (!error.explanation.empty()) text = error.explanation;
-    if (request_id != 0 && request_id == move_request_ && game_.pending()) {
+    if (request_id != 0 && request_id == move_request_) {
+        // The answer to our move is a move refusal even when the pending move is already gone: a
+        // takeback the server applied just before it has taken the board back under it.
         move_request_ = 0;
+        const bool was_pending = game_.pending().has_value();
         game_.refuse_pending(text);
-        // A refusal for an outdated position means we are behind: catch up.
-        if (error.code == proto::ErrorCode::StalePosition) resync("stale position");
+        // A refusal for an outdated position while still pending means we are behind: catch up.
+        if (was_pending && error.code == proto::ErrorCode::StalePosition) resync("stale position");
         return;
     }
     if (error.code == proto::ErrorCode::BadToken || error.code == proto::ErrorCode::NoSuchGame) {
