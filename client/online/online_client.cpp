@@ -105,7 +105,9 @@ void OnlineClient::open_archived(std::uint64_t id) {
 void OnlineClient::move(Move m) {
     if (!link_ || !game_id_ || !seated_ || !game_.can_move()) return;
     game_.begin_pending(m, next_move_id_++);
-    send_pending_move();
+    // Until pump() has seen the link come back, a new session holds no seat (the Resume goes out
+    // in on_link_up): the move waits as pending and goes with the Resumed or Snapshot reply.
+    if (status_ == LinkStatus::Online) send_pending_move();
 }
 
 // Sends (or, after a reconnection, resends) the pending move. The move id makes a resend safe:
