@@ -147,10 +147,10 @@ void OnlineClient::claim(bool win) {
 }
 
 void OnlineClient::leave() {
-    if (link_ && game_id_ && !replay_) {
-        const bool running = seated_ && started_ && !game_.result();
-        if (!running) link_->send(proto::Leave{*game_id_});  // a live game is left by resigning
-    }
+    // Only a spectator, or a player whose game has not started, has a place to give up: the server
+    // refuses Leave once a game has started (a live game is left by resigning, a finished one needs
+    // nothing), and the refusal would show as a notice in the lobby.
+    if (link_ && game_id_ && !replay_ && (!seated_ || !started_)) link_->send(proto::Leave{*game_id_});
     game_id_.reset();
     seated_ = started_ = replay_ = false;
     token_.clear();
