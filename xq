@@ -42,6 +42,10 @@ usage: ./xq COMMAND [ARGS]
                            write one game as PGN
   server [--listen ADDR:PORT] [--db PATH] [--name NAME] [--log-level L] ...
                            run the game server (xiangqi-server; --help lists every option)
+  bot --server ADDR:PORT --level N [--name NAME] [--quick-match --games K] [--time-control 5+3]
+                           a computer player (xiangqi-bot, fairy-stockfish; levels 1-8): hosts an
+                           open game in the lobby and plays whoever joins, or quick-matches K games
+                           and exits, printing one JSON line per game (--help lists every option)
   loadgen --server ADDR:PORT [--games G] [--spectators S] [--move-interval-ms I] [--seconds T]
           [--server-pid PID] [--relay] ...
                            random-move bots and spectators against a running server over TCP;
@@ -137,6 +141,11 @@ case "$command" in
     ensure_tool
     cmake --build "$build" --target xiangqi-server >/dev/null || cmake --build "$build" --target xiangqi-server >&2
     exec "$build/server/xiangqi-server" "$@"
+    ;;
+  bot)
+    ensure_tool
+    cmake --build "$build" --target xiangqi-bot >/dev/null || cmake --build "$build" --target xiangqi-bot >&2
+    exec "$build/bot/xiangqi-bot" "$@"
     ;;
   loadgen)
     ensure_tool
