@@ -42,7 +42,7 @@ int main(int argc, char** argv) {
     LobbyModel lobby;
     OnlineClient online(game, lobby);
     DiscoveryBrowser discovery;
-    ScreenContext ctx{resources, game, lobby, online, discovery, nullptr, false, false, {}, {}, {}, {}, {}, {}};
+    ScreenContext ctx(resources, game, lobby, online, discovery);
     ctx.status = "connected to bench";
     GameScreen screen(ctx);
     // A middlegame of 24 plies, Red to move, a chariot picked up, both clocks known and Red's running.

@@ -32,6 +32,8 @@ int main(int argc, char** argv) {
         "name", po::value(&app.name)->default_value(app.name), "your name in games and chat")(
         "host", "start a local server for a LAN game (announced for discovery) and connect to it")(
         "hotseat", "two players on this screen, no server")(
+        "computer", po::value<int>(), "play the computer at LEVEL 1-8 (fairy-stockfish), no server")(
+        "side", po::value<std::string>()->default_value("red"), "your side against the computer: red or black")(
         "notation", po::value(&notation)->default_value(notation), "move list: chinese, traditional, wxf or iccs")(
         "screenshot", po::value(&screenshot), "save a PNG of the window after the first fully loaded frame")(
         "quit-after-screenshot", "exit once the --screenshot is saved")(
@@ -97,6 +99,20 @@ int main(int argc, char** argv) {
     app.mute = vm.count("mute") > 0;
     app.host = vm.count("host") > 0;
     app.hotseat = vm.count("hotseat") > 0;
+    if (vm.count("computer")) {
+        const int level = vm["computer"].as<int>();
+        if (level < 1 || level > 8) {
+            std::cerr << "xiangqi-client: --computer wants a level from 1 to 8\n";
+            return 2;
+        }
+        app.computer = level;
+    }
+    const std::string side = vm["side"].as<std::string>();
+    if (side != "red" && side != "black") {
+        std::cerr << "xiangqi-client: --side must be red or black\n";
+        return 2;
+    }
+    app.side = side == "red" ? xq::Color::Red : xq::Color::Black;
     try {
         App client(std::move(app));
         return client.run();

@@ -60,7 +60,7 @@ std::expected<void, std::string> GameModel::apply_move(int ply, Move m) {
     if (ply != ply_count() + 1)
         return std::unexpected("missed moves: got move " + std::to_string(ply) + " after move " +
                                std::to_string(ply_count()));
-    const Position& before = positions_.back();
+    const Position before = positions_.back();  // a copy: push_back below may move the vector
     if (!is_legal(before, m))
         return std::unexpected("the server's move " + std::to_string(ply) + " (" + to_iccs(m) +
                                ") is not legal here");

@@ -44,7 +44,7 @@ App::App(AppOptions options)
       resources_(options_.mute),
       online_(game_, lobby_),
       discovery_(options_.discovery_port),
-      context_{resources_, game_, lobby_, online_, discovery_, nullptr, false, false, {}, {}, {}, {}, {}, {}},
+      context_(resources_, game_, lobby_, online_, discovery_),
       start_(context_, options_.connect ? to_string(*options_.connect) : "127.0.0.1:7777", options_.name),
       lobby_screen_(context_),
       game_screen_(context_) {
@@ -53,17 +53,13 @@ App::App(AppOptions options)
     game_.set_notation(options_.notation);
     context_.actions = &online_;
     context_.start_hotseat = [this] { begin_hotseat(); };
+    context_.start_computer = [this](Color side, int level) { begin_computer(side, level); };
     context_.host_game = [this] { host_game(); };
     context_.toast = [this](const std::string& text) { toast(text); };
     context_.save_pgn = [this] { save_pgn(); };
     context_.back = [this] {
-        if (mode_ == Mode::Hotseat) {  // leaving hotseat returns to where we came from
-            mode_ = Mode::Online;
-            hotseat_.reset();
-            context_.hotseat = false;
-            context_.actions = &online_;
-            game_.clear_room();
-            (void)game_.reset(Position::start(), {}, Role::Spectator);
+        if (mode_ != Mode::Online) {  // leaving a local game returns to where we came from
+            end_local_game();
             return;
         }
         if (online_.screen() == Screen::Game)
@@ -72,15 +68,53 @@ App::App(AppOptions options)
             online_.disconnect();
     };
     if (options_.hotseat) begin_hotseat();
+    if (options_.computer) begin_computer(options_.side, *options_.computer);
     if (options_.host) host_game();
     else if (options_.connect) online_.connect(*options_.connect, options_.name);
 }
 
 void App::begin_hotseat() {
+    end_local_game();
     mode_ = Mode::Hotseat;
     hotseat_.emplace(game_);
     context_.actions = &*hotseat_;
     context_.hotseat = true;
+    context_.flipped = false;
+}
+
+void App::begin_computer(Color side, int level) {
+    end_local_game();
+    mode_ = Mode::Computer;
+    computer_.emplace(game_, options_.name, side, level);
+    context_.actions = &*computer_;
+    context_.computer = true;
+    context_.computer_level = level;
+    context_.flipped = side == Color::Black;
+}
+
+void App::end_local_game() {
+    if (mode_ == Mode::Online) return;
+    mode_ = Mode::Online;
+    hotseat_.reset();
+    computer_.reset();
+    context_.hotseat = context_.computer = false;
+    context_.actions = &online_;
+    game_.clear_room();
+    (void)game_.reset(Position::start(), {}, Role::Spectator);
+}
+
+// Evaluation and hints only where they cannot help anyone against a person: a replay, a finished
+// game, or a game against the computer.
+void App::update_analysis() {
+    const bool allowed = mode_ == Mode::Computer || game_.role() == Role::Replay || game_.phase() == Phase::Over;
+    const bool showing_game = mode_ != Mode::Online || online_.screen() == Screen::Game;
+    if (!allowed || !showing_game) {
+        context_.analysis = nullptr;
+        return;
+    }
+    if (!analysis_) analysis_.emplace();
+    context_.analysis = &*analysis_;
+    analysis_->follow(game_);
 }
 
 void App::host_game() {
@@ -122,11 +156,13 @@ void App::toast(const std::string& text) {
 
 void App::save_pgn() {
     std::string text = online_.archived_pgn();
-    if (text.empty() || mode_ == Mode::Hotseat) {
+    if (text.empty() || mode_ != Mode::Online) {
         PgnGame pgn;
         pgn.start = game_.position_at(0);
         pgn.moves = game_.moves();
-        pgn.set_tag("Event", mode_ == Mode::Hotseat ? "Hotseat game" : "Online game");
+        pgn.set_tag("Event", mode_ == Mode::Hotseat    ? "Hotseat game"
+                             : mode_ == Mode::Computer ? "Game against the computer"
+                                                       : "Online game");
         pgn.set_tag("Red", game_.seat(Color::Red).name);
         pgn.set_tag("Black", game_.seat(Color::Black).name);
         if (const auto& r = game_.result()) {
@@ -157,6 +193,7 @@ void App::save_screenshot(const std::filesystem::path& path) {
 bool App::fully_loaded() const {
     if (frames_ < 3) return false;
     if (mode_ == Mode::Hotseat) return true;
+    if (mode_ == Mode::Computer) return frames_ > 10;
     if (!options_.connect && !options_.host) return true;
     return online_.status() == LinkStatus::Failed ||
            (online_.status() == LinkStatus::Online && online_.screen() != Screen::Start && frames_ > 10);
@@ -169,7 +206,7 @@ int App::run() {
         const auto mouse = sf::Mouse::getPosition(window_);
         in.mouse = {static_cast<float>(mouse.x), static_cast<float>(mouse.y)};
         sf::Event event;
-        const Screen screen = mode_ == Mode::Hotseat ? Screen::Game : online_.screen();
+        const Screen screen = mode_ != Mode::Online ? Screen::Game : online_.screen();
         while (window_.pollEvent(event)) {
             switch (event.type) {
                 case sf::Event::Closed: window_.close(); break;
@@ -210,6 +247,7 @@ int App::run() {
             if (screen == Screen::Game) game_screen_.handle(event);
         }
         const TimePoint now = SteadyClock::now();
+        if (computer_) computer_->pump();
         if (mode_ == Mode::Online) {
             online_.pump(now);
             // A player of Black sees its own side at the bottom, as on a real board.
@@ -219,14 +257,19 @@ int App::run() {
             }
         }
         for (const auto& notice : online_.take_notices()) toast(notice);
+        update_analysis();
         for (SoundCue cue : game_.take_cues()) resources_.play(cue);
-        context_.status = mode_ == Mode::Hotseat ? "Hotseat: both sides play on this screen" : online_.status_text();
+        context_.status = mode_ == Mode::Hotseat ? "Hotseat: both sides play on this screen"
+                          : mode_ == Mode::Computer
+                              ? "Playing the computer, level " + std::to_string(computer_->level()) +
+                                    (computer_->thinking() ? " — thinking…" : "")
+                              : online_.status_text();
         if (local_server_ && mode_ == Mode::Online)
             context_.status += "   (hosting on port " + std::to_string(local_server_->port()) +
                                (hosted_at_.empty() ? "" : "; others join " + hosted_at_) + ")";
 
         window_.clear(ui::color::kBackground);
-        const Screen shown = mode_ == Mode::Hotseat ? Screen::Game : online_.screen();
+        const Screen shown = mode_ != Mode::Online ? Screen::Game : online_.screen();
         if (shown == Screen::Start) start_.draw(window_, in, now);
         if (shown == Screen::Lobby) lobby_screen_.draw(window_, in, now);
         if (shown == Screen::Game) game_screen_.draw(window_, in, now);

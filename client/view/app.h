@@ -10,6 +10,8 @@
 
 #include <SFML/Graphics.hpp>
 
+#include "client/computer/analysis.h"
+#include "client/computer/computer_game.h"
 #include "client/model/hotseat_game.h"
 #include "client/net/discovery_browser.h"
 #include "client/net/local_server.h"
@@ -25,6 +27,8 @@ struct AppOptions {
     std::string name = "player";
     bool host = false;     // start a local server (announced on the LAN) and connect to it
     bool hotseat = false;  // two players on this screen, no server
+    std::optional<int> computer;  // play the computer at this level (1-8), no server
+    Color side = Color::Red;      // the player's side against the computer
     Notation notation = Notation::Chinese;
     std::optional<std::filesystem::path> screenshot;  // a PNG of the first fully loaded frame
     bool quit_after_screenshot = false;
@@ -43,8 +47,11 @@ public:
     int run();
 
 private:
-    enum class Mode { Online, Hotseat };
+    enum class Mode { Online, Hotseat, Computer };
     void begin_hotseat();
+    void begin_computer(Color side, int level);
+    void end_local_game();
+    void update_analysis();
     void host_game();
     void save_pgn();
     void save_screenshot(const std::filesystem::path& path);
@@ -59,6 +66,8 @@ private:
     OnlineClient online_;
     DiscoveryBrowser discovery_;
     std::optional<HotseatGame> hotseat_;
+    std::optional<ComputerGame> computer_;
+    std::optional<Analysis> analysis_;  // started the first time analysis is allowed
     std::optional<LocalServer> local_server_;
     std::string hosted_at_;  // the LAN addresses a friend can join
     ScreenContext context_;

@@ -182,7 +182,8 @@ void BoardView::paint_piece(sf::RenderTarget& target, Point center, float cell, 
              ui::Align::Center);
 }
 
-void BoardView::draw(sf::RenderTarget& target, const BoardGeometry& g, const GameModel& model, Point mouse) {
+void BoardView::draw(sf::RenderTarget& target, const BoardGeometry& g, const GameModel& model, Point mouse,
+                     std::optional<Move> hint) {
     refresh_cache(g);
     sf::Sprite grid(grid_);
     grid.setPosition(std::round(g.outer().x), std::round(g.outer().y));
@@ -241,6 +242,12 @@ void BoardView::draw(sf::RenderTarget& target, const BoardGeometry& g, const Gam
                 break;
             }
         }
+    }
+    if (hint) {  // the engine's move: a green line from origin to destination, ringed at both ends
+        const Point a = g.center(hint->from()), b = g.center(hint->to());
+        line(target, a, b, c * 0.08f, sf::Color(40, 170, 90, 200));
+        circle(target, a, c * 0.47f, sf::Color::Transparent, sf::Color(40, 170, 90, 220), c * 0.06f);
+        circle(target, b, c * 0.2f, sf::Color(40, 170, 90, 220));
     }
     if (dragging) {
         sf::VertexArray held(sf::Quads);

@@ -5,6 +5,7 @@
 
 #include <SFML/Graphics.hpp>
 #include <array>
+#include <optional>
 
 #include "client/model/board_geometry.h"
 #include "client/model/game_model.h"
@@ -15,7 +16,9 @@ class BoardView {
 public:
     explicit BoardView(const sf::Font& font) : font_(font) {}
     // `mouse` places a dragged piece and finds the banned point under the pointer (for its reason).
-    void draw(sf::RenderTarget& target, const BoardGeometry& g, const GameModel& model, Point mouse);
+    // `hint`, if any, is the engine's suggestion, marked from its origin to its destination.
+    void draw(sf::RenderTarget& target, const BoardGeometry& g, const GameModel& model, Point mouse,
+              std::optional<Move> hint = std::nullopt);
 
 private:
     void draw_grid(sf::RenderTarget& target, const BoardGeometry& g) const;

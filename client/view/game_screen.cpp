@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "client/computer/analysis.h"
 #include "client/online/online_client.h"
 
 namespace xq::client {
@@ -228,13 +229,14 @@ void GameScreen::draw_buttons(sf::RenderTarget& target, ui::Input& in, Rect r) {
     const sf::Font& font = ctx_.resources.font();
     const bool playing = game.phase() == Phase::Playing && !game.result() && ctx_.actions;
     const bool player = playing && (game.my_side() || ctx_.hotseat);
+    const bool local = ctx_.hotseat || ctx_.computer;  // no server: no abort, and "new game" instead of "lobby"
     const float gap = 6, h = 32;
     const float w4 = (r.w - 3 * gap) / 4;
     const auto cell = [&](int row, int col) {
         return Rect{r.x + static_cast<float>(col) * (w4 + gap), r.y + static_cast<float>(row) * (h + gap), w4, h};
     };
     // Both sides moved: abort is no longer possible, resign is.
-    const bool can_abort = player && game.ply_count() < 2 && !ctx_.hotseat;
+    const bool can_abort = player && game.ply_count() < 2 && !local;
     if (can_abort) {
         if (ui::button(target, font, in, cell(0, 0), "Abort")) ctx_.actions->abort_game();
     } else if (ui::button(target, font, in, cell(0, 0), "Resign", player)) {
@@ -262,14 +264,36 @@ void GameScreen::draw_buttons(sf::RenderTarget& target, ui::Input& in, Rect r) {
     if (ui::button(target, font, in, cell(2, 1), ctx_.resources.muted() ? "Sound: off" : "Sound: on"))
         ctx_.resources.set_muted(!ctx_.resources.muted());
     if (ui::button(target, font, in, cell(2, 2), "Save PGN", game.ply_count() > 0)) ctx_.save_pgn();
-    const bool leaving_live = player && game.my_side() && game.phase() == Phase::Playing && !ctx_.hotseat;
-    const std::string back = ctx_.hotseat ? "New game" : "Lobby";
+    const bool leaving_live = player && game.my_side() && game.phase() == Phase::Playing && !local;
+    const std::string back = local ? "New game" : "Lobby";
     if (ui::button(target, font, in, cell(2, 3), back, !leaving_live)) {
-        if (ctx_.hotseat)
+        if (local)
             ctx_.actions->abort_game();
         else
             ctx_.back();
     }
+    // The engine's row: a hint and the evaluation, where analysis is allowed.
+    const Rect hint = cell(3, 0);
+    if (ui::button(target, font, in, hint, "Hint", ctx_.analysis != nullptr) && ctx_.analysis)
+        ctx_.analysis->ask_hint(game);
+    const Rect bar{hint.x + hint.w + gap, hint.y + 6, r.w - hint.w - gap, h - 12};
+    if (!ctx_.analysis) {
+        ui::text(target, font, local || game.role() == Role::Replay ? "" : "Evaluation after the game",
+                 {bar.x + 4, hint.y + 8}, 13, ui::color::kMuted);
+        return;
+    }
+    const AnalysisView& view = ctx_.analysis->poll();
+    // Red's share of the bar: 50% at 0, saturating around +-10 soldiers.
+    float red_share = 0.5f;
+    std::string verdict = view.busy ? "thinking…" : view.error.empty() ? "" : view.error;
+    if (view.evaluation) {
+        const float cp = static_cast<float>(view.evaluation->centipawns);
+        red_share = std::clamp(0.5f + cp / 2000.0f, 0.02f, 0.98f);
+        verdict = view.evaluation->to_string() + (view.busy ? " …" : "");
+    }
+    ui::box(target, bar, sf::Color(28, 28, 28), ui::color::kPanelLine, 1);
+    ui::box(target, {bar.x + 1, bar.y + 1, (bar.w - 2) * red_share, bar.h - 2}, sf::Color(178, 38, 34));
+    ui::text(target, font, verdict, {bar.x + bar.w / 2, bar.y + 1}, 14, sf::Color::White, ui::Align::Center);
 }
 
 void GameScreen::draw_chat(sf::RenderTarget& target, ui::Input& in, Rect r) {
@@ -316,9 +340,10 @@ void GameScreen::draw_result(sf::RenderTarget& target, ui::Input& in, const Boar
     if (ui::button(target, font, in, {r.x + w / 2 - 150, r.y + h - 44, 140, 32}, "Review game")) {
         result_hidden_ = true;
     }
-    const std::string next = ctx_.hotseat ? "New game" : "Back to lobby";
+    const bool local = ctx_.hotseat || ctx_.computer;
+    const std::string next = local ? "New game" : "Back to lobby";
     if (ui::button(target, font, in, {r.x + w / 2 + 10, r.y + h - 44, 140, 32}, next, true, true)) {
-        if (ctx_.hotseat && ctx_.actions)
+        if (local && ctx_.actions)
             ctx_.actions->abort_game();
         else
             ctx_.back();
@@ -335,7 +360,7 @@ void GameScreen::draw_panel(sf::RenderTarget& target, ui::Input& in, TimePoint n
     draw_player(target, top, {x, y, w, 76}, now);
     y += 84;
     const float chat_h = std::clamp(p.h * 0.2f, 110.0f, 200.0f);
-    const float bottom_block = 76 + 8 + 26 + 3 * 38 + 8 + chat_h + 26;
+    const float bottom_block = 76 + 8 + 26 + 4 * 38 + 8 + chat_h + 26;
     const float offers_h = (game.offer_by(OfferType::Draw) ? 46.0f : 0.0f) + (game.offer_by(OfferType::Takeback) ? 46.0f : 0.0f);
     const float moves_h = std::max(60.0f, p.h - y - bottom_block - offers_h - 12);
     draw_moves(target, in, {x, y, w, moves_h});
@@ -350,9 +375,9 @@ void GameScreen::draw_panel(sf::RenderTarget& target, ui::Input& in, TimePoint n
                  ui::Align::Right);
     y += 26;
     y += draw_offers(target, in, {x, y, w, 92});
-    draw_buttons(target, in, {x, y, w, 3 * 38});
-    y += 3 * 38 + 8;
-    if (!ctx_.hotseat) draw_chat(target, in, {x, y, w, chat_h});
+    draw_buttons(target, in, {x, y, w, 4 * 38});
+    y += 4 * 38 + 8;
+    if (!ctx_.hotseat && !ctx_.computer) draw_chat(target, in, {x, y, w, chat_h});
     ui::text(target, font, ui::elide(font, ctx_.status, 12, w), {x, p.h - 20}, 12, ui::color::kMuted);
 }
 
@@ -385,7 +410,9 @@ void GameScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
     target.draw(panel, sf::RenderStates(sf::BlendNone));
 
     // The board, then the result panel over it.
-    board_.draw(target, g, game, in.mouse);
+    std::optional<Move> hint;
+    if (ctx_.analysis) hint = ctx_.analysis->poll().hint;
+    board_.draw(target, g, game, in.mouse, hint);
     draw_result(target, in, g);
     board_input(g, in);
 }

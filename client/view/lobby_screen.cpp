@@ -136,6 +136,12 @@ void LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r) {
     y += 112;
     if (ui::button(target, font, in, {r.x, y, r.w, 36}, "Play on this screen (hotseat)")) ctx_.start_hotseat();
     y += 44;
+    const float half = (r.w - 8) / 2;
+    if (ui::button(target, font, in, {r.x, y, half, 36}, "Computer level " + std::to_string(ctx_.computer_level)))
+        ctx_.computer_level = ctx_.computer_level % 8 + 1;
+    if (ui::button(target, font, in, {r.x + half + 8, y, half, 36}, "Play the computer"))
+        ctx_.start_computer(color_ == ColorPick::Black ? Color::Black : Color::Red, ctx_.computer_level);
+    y += 44;
     if (ui::button(target, font, in, {r.x, y, r.w, 36}, "Disconnect")) ctx_.back();
 }
 

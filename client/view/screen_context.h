@@ -14,8 +14,12 @@ namespace xq::client {
 
 class OnlineClient;
 class DiscoveryBrowser;
+class Analysis;
 
 struct ScreenContext {
+    ScreenContext(Resources& r, GameModel& g, LobbyModel& l, OnlineClient& o, DiscoveryBrowser& d)
+        : resources(r), game(g), lobby(l), online(o), discovery(d) {}
+
     Resources& resources;
     GameModel& game;
     LobbyModel& lobby;
@@ -23,9 +27,15 @@ struct ScreenContext {
     DiscoveryBrowser& discovery;
     GameActions* actions = nullptr;  // the online client or the hotseat game
     bool hotseat = false;
+    bool computer = false;  // playing the computer offline
+    int computer_level = 3;
+    // The engine's evaluation and hints: set only where allowed (replay, a finished game, a game
+    // against the computer), never while a person is being played live.
+    Analysis* analysis = nullptr;
     bool flipped = false;
     std::string status;  // the connection line shown at the bottom
     std::function<void()> start_hotseat;
+    std::function<void(Color side, int level)> start_computer;
     std::function<void()> host_game;  // start a local server for the LAN and connect to it
     std::function<void(const std::string&)> toast;
     std::function<void()> save_pgn;

@@ -80,10 +80,18 @@ void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
         }
         y += 42;
     }
-    y = std::max(y + 10, size.y - 130);
+    y = std::max(y + 10, size.y - 150);
     const float half = (w - 10) / 2;
     if (ui::button(target, font, in, {x, y, half, 40}, "Host a LAN game", !busy)) ctx_.host_game();
     if (ui::button(target, font, in, {x + half + 10, y, half, 40}, "Play on this screen")) ctx_.start_hotseat();
+    y += 50;
+    const float third = (w - 20) / 3;
+    if (ui::button(target, font, in, {x, y, third, 40}, "Level " + std::to_string(ctx_.computer_level)))
+        ctx_.computer_level = ctx_.computer_level % 8 + 1;
+    if (ui::button(target, font, in, {x + third + 10, y, third, 40}, computer_side_ == Color::Red ? "as Red" : "as Black"))
+        computer_side_ = ~computer_side_;
+    if (ui::button(target, font, in, {x + 2 * third + 20, y, third, 40}, "Play the computer", true, true))
+        ctx_.start_computer(computer_side_, ctx_.computer_level);
 }
 
 }  // namespace xq::client

@@ -23,6 +23,7 @@ private:
     ui::TextField name_field_;
     std::string error_;
     TimePoint last_search_{};
+    Color computer_side_ = Color::Red;
 };
 
 }  // namespace xq::client

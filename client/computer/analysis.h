@@ -1,0 +1,45 @@
+#pragma once
+// The engine's view of the position on screen, for replay and analysis (never while a person is
+// being played live): its evaluation from Red's side, and a hint, its best move there. Requests
+// run on the engine's thread; poll() picks the answers up on the UI thread.
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "client/model/game_model.h"
+#include "engine/async_engine.h"
+
+namespace xq::client {
+
+struct AnalysisView {
+    std::optional<engine::Evaluation> evaluation;  // of the shown position, from Red's side
+    std::optional<Move> hint;                      // the best move there, once asked for
+    bool busy = false;
+    std::string error;
+};
+
+class Analysis {
+public:
+    explicit Analysis(int think_ms = 400);
+    // Asks for the evaluation of what `model` shows now, unless it was asked already.
+    void follow(const GameModel& model);
+    // Asks for the best move in the shown position.
+    void ask_hint(const GameModel& model);
+    // Picks up answers; call once per frame.
+    const AnalysisView& poll();
+
+private:
+    struct Slot;
+    void ask(const GameModel& model, bool hint);
+
+    engine::AsyncEngine engine_;
+    int think_ms_;
+    std::shared_ptr<Slot> slot_;
+    std::uint64_t asked_for_ = 0;  // hash of the position last evaluated (placement and side)
+    int asked_ply_ = -1;
+    AnalysisView view_;
+};
+
+}  // namespace xq::client
