@@ -1,19 +1,43 @@
 #include "engine/async_engine.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <memory>
 #include <utility>
 
 namespace xq::engine {
 
-AsyncEngine::AsyncEngine(EngineOptions options) : options_(std::move(options)), worker_([this] { run(); }) {}
+AsyncEngine::AsyncEngine(EngineOptions options) : options_(std::move(options)) {
+    // Without the pipe, cancel() does nothing and searches run to their own end.
+    if (::pipe2(interrupt_, O_CLOEXEC | O_NONBLOCK) != 0) interrupt_[0] = interrupt_[1] = -1;
+    worker_ = std::thread([this] { run(); });
+}
 
 AsyncEngine::~AsyncEngine() {
     {
         std::lock_guard lock(mutex_);
         stopping_ = true;
     }
+    cancel();
     wake_.notify_all();
     worker_.join();
+    for (int fd : interrupt_)
+        if (fd >= 0) ::close(fd);
+}
+
+void AsyncEngine::cancel() {
+    if (interrupt_[1] >= 0) {
+        const char byte = 1;
+        (void)!::write(interrupt_[1], &byte, 1);  // a full pipe already says "cancel"
+    }
+}
+
+void AsyncEngine::drain_interrupt() {
+    char bytes[64];
+    if (interrupt_[0] >= 0)
+        while (::read(interrupt_[0], bytes, sizeof bytes) > 0) {
+        }
 }
 
 void AsyncEngine::post(Job job) {
@@ -34,6 +58,15 @@ void AsyncEngine::run() {
             job = std::move(jobs_.front());
             jobs_.pop_front();
         }
+        drain_interrupt();  // a cancel() aimed at an earlier request does not touch this one
+        {
+            // A shutdown that began meanwhile had its cancel drained just now: honour it here.
+            std::lock_guard lock(mutex_);
+            if (stopping_) {
+                jobs_.push_front(std::move(job));
+                break;
+            }
+        }
         if (!engine_) {
             auto started = Engine::start(options_);
             if (!started) {
@@ -41,6 +74,7 @@ void AsyncEngine::run() {
                 continue;
             }
             engine_.emplace(std::move(*started));
+            engine_->set_interrupt_fd(interrupt_[0]);
         }
         job(&*engine_, nullptr);
     }

@@ -24,8 +24,8 @@ public:
 
     // The engine itself starts on the worker with the first request (a failure answers that request).
     explicit AsyncEngine(EngineOptions options = {});
-    // Finishes the request being worked on (bounded by its deadline); requests still queued are
-    // answered with a Died error "shut down".
+    // Cancels the request being worked on (it ends within milliseconds, answered Cancelled) and
+    // answers requests still queued with Died "shut down": it never waits for a search to finish.
     ~AsyncEngine();
     AsyncEngine(const AsyncEngine&) = delete;
     AsyncEngine& operator=(const AsyncEngine&) = delete;
@@ -38,13 +38,20 @@ public:
 
     void new_game();  // the next request starts with ucinewgame
 
+    // Ends the search being worked on now (if any): its request is answered Cancelled. Queued
+    // requests still run. Thread-safe.
+    void cancel();
+
 private:
     // A job gets the engine, or the error that kept it from starting (engine null then).
     using Job = std::function<void(Engine* engine, const EngineError* error)>;
     void post(Job job);
     void run();
 
+    void drain_interrupt();
+
     EngineOptions options_;
+    int interrupt_[2] = {-1, -1};  // a pipe: cancel() writes a byte, the search polls the read end
     std::optional<Engine> engine_;  // touched only by the worker
     std::mutex mutex_;
     std::condition_variable wake_;

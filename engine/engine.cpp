@@ -44,6 +44,15 @@ std::expected<void, EngineError> await_line(Process& process, std::string_view e
     }
 }
 
+// Reads up to and including a "bestmove" line.
+bool await_bestmove(Process& process, Clock::time_point deadline) {
+    for (;;) {
+        auto line = process.read_line(deadline);
+        if (!line) return false;
+        if (parse_bestmove(*line)) return true;
+    }
+}
+
 // Replays `moves` from `start` with the rules library; the engine must never see an illegal move.
 std::expected<Position, EngineError> replay(const Position& start, std::span<const Move> moves) {
     Position pos = start;
@@ -70,7 +79,10 @@ std::string position_command(const Position& start, std::span<const Move> moves)
 struct Engine::State {
     EngineOptions options;
     std::optional<Process> process;
+    int interrupt_fd = -1;
 };
+
+void Engine::set_interrupt_fd(int fd) { state_->interrupt_fd = fd; }
 
 std::string Evaluation::to_string() const {
     if (mate) return std::string(mate->winner == Color::Red ? "#" : "#-") + std::to_string(mate->moves);
@@ -108,7 +120,7 @@ std::expected<Engine, EngineError> Engine::start(EngineOptions options) {
         if (!found) return fail(EngineErrorCode::NotFound, "fairy-stockfish is neither on PATH nor in /usr/games");
         options.binary = *found;
     }
-    Engine engine(std::make_unique<State>(State{std::move(options), std::nullopt}));
+    Engine engine(std::make_unique<State>(State{std::move(options), std::nullopt, -1}));
     if (auto started = engine.ensure_running(); !started) return std::unexpected(started.error());
     return engine;
 }
@@ -207,7 +219,13 @@ std::expected<EngineMove, EngineError> Engine::search(const Position& final_posi
 
     std::optional<UciScore> last_score;
     for (;;) {
-        auto line = process.read_line(deadline);
+        auto line = process.read_line(deadline, state_->interrupt_fd);
+        if (!line && line.error().code == EngineErrorCode::Cancelled) {
+            // "stop" ends the search with a bestmove at once; an engine that does not oblige is killed.
+            const auto drain = Clock::now() + milliseconds(1000);
+            if (!process.write("stop\n", drain) || !await_bestmove(process, drain)) process.kill();
+            return std::unexpected(line.error());
+        }
         if (!line) return broken(line.error());
         if (auto score = parse_info_score(*line)) {
             last_score = score;

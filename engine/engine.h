@@ -102,6 +102,10 @@ public:
     // The next request starts with "ucinewgame" (clears the engine's hash between games).
     void new_game() { new_game_ = true; }
 
+    // While `fd` is readable, searches end at once with Cancelled (the engine is told "stop" and
+    // stays running). -1: no interrupt. The fd belongs to the caller (AsyncEngine uses a pipe).
+    void set_interrupt_fd(int fd);
+
     // The running child's pid, -1 while none runs (after an error, until the next request).
     pid_t pid() const;
     // How many times the engine was started again after dying or hanging.

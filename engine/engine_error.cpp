@@ -11,6 +11,7 @@ std::string_view code_name(EngineErrorCode code) {
         case EngineErrorCode::Protocol: return "protocol";
         case EngineErrorCode::BadPosition: return "bad_position";
         case EngineErrorCode::NoLegalMove: return "no_legal_move";
+        case EngineErrorCode::Cancelled: return "cancelled";
     }
     return "unknown";
 }

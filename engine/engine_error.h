@@ -14,6 +14,7 @@ enum class EngineErrorCode {
     Protocol,     // an answer that is not UCI we understand, or a move that is not legal here
     BadPosition,  // the request's moves are not legal from its start position
     NoLegalMove,  // the side to move has no legal move (the game is already over)
+    Cancelled,    // the caller interrupted the search (AsyncEngine::cancel, or its shutdown)
 };
 
 std::string_view code_name(EngineErrorCode code);  // "not_found", "died", "timeout", ...

@@ -97,7 +97,7 @@ std::expected<void, EngineError> Process::write(std::string_view text, Clock::ti
     return {};
 }
 
-std::expected<std::string, EngineError> Process::read_line(Clock::time_point deadline) {
+std::expected<std::string, EngineError> Process::read_line(Clock::time_point deadline, int interrupt_fd) {
     if (fd_ < 0) return std::unexpected(error(EngineErrorCode::Died, "the engine is not running"));
     for (;;) {
         if (const auto nl = buffer_.find('\n'); nl != std::string::npos) {
@@ -108,10 +108,12 @@ std::expected<std::string, EngineError> Process::read_line(Clock::time_point dea
         }
         // A line longer than any UCI line we expect is garbage, not something to buffer forever.
         if (buffer_.size() > 1 << 20) return std::unexpected(error(EngineErrorCode::Protocol, "an endless line from the engine"));
-        pollfd p{fd_, POLLIN, 0};
-        const int ready = ::poll(&p, 1, millis_until(deadline));
+        pollfd p[2] = {{fd_, POLLIN, 0}, {interrupt_fd, POLLIN, 0}};
+        const int ready = ::poll(p, interrupt_fd >= 0 ? 2 : 1, millis_until(deadline));
         if (ready < 0 && errno == EINTR) continue;
         if (ready == 0) return std::unexpected(error(EngineErrorCode::Timeout, "no answer from the engine in time"));
+        if (interrupt_fd >= 0 && (p[1].revents & POLLIN))
+            return std::unexpected(error(EngineErrorCode::Cancelled, "the search was cancelled"));
         char chunk[4096];
         const ssize_t n = ::recv(fd_, chunk, sizeof chunk, MSG_DONTWAIT);
         if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;

@@ -29,8 +29,9 @@ public:
 
     // Writes all of `text` (Died if the child is gone, Timeout if it stops reading until deadline).
     std::expected<void, EngineError> write(std::string_view text, Clock::time_point deadline);
-    // The next line without its newline ("\r" dropped too).
-    std::expected<std::string, EngineError> read_line(Clock::time_point deadline);
+    // The next line without its newline ("\r" dropped too). When `interrupt_fd` (optional)
+    // becomes readable first, Cancelled (the byte is left for its owner to drain).
+    std::expected<std::string, EngineError> read_line(Clock::time_point deadline, int interrupt_fd = -1);
 
     // Asks the child to end with `quit_command`, waits up to `grace`, then SIGKILLs it; reaps it.
     void stop(std::string_view quit_command, std::chrono::milliseconds grace);

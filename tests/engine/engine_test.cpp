@@ -2,6 +2,7 @@
 // prints them, evaluations from Red's view, and recovery from a killed or hung engine.
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -242,6 +243,58 @@ TEST(EngineAsync, AnswersThroughFuturesAndCallbacksOffTheCallersThread) {
     auto id = callback_thread.get_future();
     ASSERT_EQ(id.wait_for(10s), std::future_status::ready);
     EXPECT_NE(id.get(), std::this_thread::get_id());
+}
+
+TEST(Engine, AnInterruptStopsTheSearchAndKeepsTheEngine) {
+    Engine engine = started();
+    int fds[2];
+    ASSERT_EQ(::pipe(fds), 0);
+    engine.set_interrupt_fd(fds[0]);
+    const pid_t pid = engine.pid();
+    ASSERT_EQ(::write(fds[1], "x", 1), 1);
+    const auto begin = std::chrono::steady_clock::now();
+    auto cancelled = engine.best_move(Position::start(), {}, SearchLimits::movetime(10'000));
+    EXPECT_LT(std::chrono::steady_clock::now() - begin, 1s);
+    ASSERT_FALSE(cancelled);
+    EXPECT_EQ(cancelled.error().code, EngineErrorCode::Cancelled);
+    EXPECT_EQ(engine.pid(), pid);  // told "stop", not killed
+    char byte;
+    ASSERT_EQ(::read(fds[0], &byte, 1), 1);
+    auto next = engine.best_move(Position::start(), {}, SearchLimits::movetime(50));
+    ASSERT_TRUE(next) << next.error().message;
+    EXPECT_EQ(engine.restarts(), 0);
+    engine.set_interrupt_fd(-1);
+    ::close(fds[0]);
+    ::close(fds[1]);
+}
+
+TEST(EngineAsync, CancelEndsTheCurrentSearchAtOnce) {
+    AsyncEngine engine;
+    auto warm = engine.best_move(Position::start(), {}, SearchLimits::movetime(10));
+    ASSERT_EQ(warm.wait_for(10s), std::future_status::ready);
+    auto long_search = engine.best_move(Position::start(), {}, SearchLimits::movetime(20'000));
+    std::this_thread::sleep_for(200ms);
+    engine.cancel();
+    ASSERT_EQ(long_search.wait_for(2s), std::future_status::ready);
+    auto result = long_search.get();
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().code, EngineErrorCode::Cancelled);
+    auto after = engine.best_move(Position::start(), {}, SearchLimits::movetime(50));
+    ASSERT_EQ(after.wait_for(5s), std::future_status::ready);
+    EXPECT_TRUE(after.get());
+}
+
+TEST(EngineAsync, ShutdownDoesNotWaitForALongSearch) {
+    std::future<AsyncEngine::MoveResult> search;
+    const auto begin = std::chrono::steady_clock::now();
+    {
+        AsyncEngine engine;
+        search = engine.best_move(Position::start(), {}, SearchLimits::movetime(30'000));
+        std::this_thread::sleep_for(1s);  // the engine has started and is searching
+    }
+    EXPECT_LT(std::chrono::steady_clock::now() - begin, 3s);
+    ASSERT_EQ(search.wait_for(0s), std::future_status::ready);
+    EXPECT_FALSE(search.get());
 }
 
 TEST(EngineAsync, QueuedRequestsAreAnsweredAtShutdown) {
