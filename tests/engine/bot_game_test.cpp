@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
 #include <mutex>
 #include <random>
 #include <string>
@@ -259,12 +260,23 @@ TEST(BotGame, ABotWithAMateInOnePlaysItAndTheServerEndsTheGame) {
         }
         std::this_thread::sleep_for(20ms);
     }
-    std::lock_guard lock(reports_mutex);
-    ASSERT_EQ(reports.size(), 1u);
-    EXPECT_EQ(reports[0].result, "black_wins");
-    EXPECT_EQ(reports[0].side, Color::Black);
-    EXPECT_EQ(reports[0].level, 1);
-    EXPECT_EQ(reports[0].moves, game.ply_count());
+    {
+        std::lock_guard lock(reports_mutex);
+        ASSERT_EQ(reports.size(), 1u);
+        EXPECT_EQ(reports[0].result, "black_wins");
+        EXPECT_EQ(reports[0].side, Color::Black);
+        EXPECT_EQ(reports[0].level, 1);
+        EXPECT_EQ(reports[0].moves, game.ply_count());
+    }
+    bool hosting_again = false;
+    for (int i = 0; i < 100 && !hosting_again; ++i) {
+        auto reply = red.call(proto::ListGames{});
+        if (auto* list = std::get_if<proto::GameList>(&reply.body))
+            for (const auto& open : list->open) hosting_again = hosting_again || open.host == "mate bot";
+        if (!hosting_again) std::this_thread::sleep_for(50ms);
+    }
+    EXPECT_TRUE(hosting_again) << "the bot did not open a new game after the first";
+    std::cout << "the bot was given its first mate in one at ply " << game.ply_count() - 1 << "\n";
 }
 
 }  // namespace
