@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
         "MINUTES+INCREMENT_SECONDS[/MOVE_CAP_SECONDS], e.g. 5+3 or 10+0/60")(
         "color", po::value(&color)->default_value(color), "the colour of hosted games: red, black or random")(
         "max-think-ms", po::value(&max_think), "cap the level's think time per move (fast matches, tests)")(
-        "engine", po::value(&engine_path), "the fairy-stockfish binary (default: PATH, then /usr/games)");
+        "engine", po::value(&engine_path), "the fairy-stockfish binary (default: PATH, then /usr/games)")(
+        "verbose", po::bool_switch(&options.verbose), "log every move with its think time and evaluation to stderr");
     po::variables_map vm;
     try {
         po::store(po::parse_command_line(argc, argv, described), vm);

@@ -23,6 +23,7 @@ struct BotOptions {
     std::optional<int> max_think_ms;    // caps the level's think time (tests, fast matches)
     engine::EngineOptions engine;       // the binary; the skill comes from the level
     Policy policy;
+    bool verbose = false;               // log each move, its think time and evaluation to stderr
 };
 
 // "5+3" (minutes + seconds of increment) or "5+3/30" (with a 30 s cap per move); nullopt if malformed.

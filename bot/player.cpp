@@ -78,7 +78,9 @@ struct Player::Impl {
           level(engine::level(options.level).value_or(*engine::level(3))),
           connection([this] { notify(); }),
           engine(engine_options()),
-          tracker(options.policy) {}
+          tracker(options.policy) {
+        engine.warm_up();
+    }
 
     engine::EngineOptions engine_options() const {
         engine::EngineOptions e = options.engine;
@@ -148,7 +150,11 @@ struct Player::Impl {
         std::optional<std::int64_t> cap_left;
         if (mine_runs) {
             remaining -= elapsed_ms();
-            if (clock.move_cap_ms) cap_left = *clock.move_cap_ms - elapsed_ms();
+            // The server may leave move_cap_ms out: then the whole cap is left when our clock starts.
+            if (clock.move_cap_ms)
+                cap_left = *clock.move_cap_ms - elapsed_ms();
+            else if (time_control.move_cap_seconds)
+                cap_left = std::int64_t{*time_control.move_cap_seconds} * 1000 - elapsed_ms();
         }
         return think_time_ms(level_ms, remaining, std::int64_t{time_control.increment_seconds} * 1000, cap_left);
     }
@@ -162,7 +168,11 @@ struct Player::Impl {
         if (auto quick = decide_without_engine(*game, refused)) return send_move(quick->move);
         const std::uint64_t ticket = next_ticket++;
         awaited_ticket = ticket;
-        engine.best_move(game->start(), game->moves(), search_limits(*game, think_ms(), refused),
+        const int think = think_ms();
+        if (options.verbose) log("ply " + std::to_string(game->ply_count()) + ": thinking " + std::to_string(think) + " ms");
+        auto limits = search_limits(*game, think, refused);
+        limits.answer_by = SteadyClock::now() + std::chrono::milliseconds(think);
+        engine.best_move(game->start(), game->moves(), std::move(limits),
                          [this, ticket](engine::AsyncEngine::MoveResult result) {
                              {
                                  std::lock_guard lock(mutex);
@@ -194,6 +204,9 @@ struct Player::Impl {
 
     void send_move(Move m) {
         const auto ply = static_cast<std::uint32_t>(game->ply_count());
+        if (options.verbose)
+            log("ply " + std::to_string(ply) + ": " + to_iccs(m) + " after " + std::to_string(elapsed_ms()) + " ms" +
+                (last_evaluation ? " (" + last_evaluation->to_string() + ")" : ""));
         move_request = connection.send(proto::MakeMove{game_id, to_iccs(m), ++move_id, ply});
         if (move_request == 0) return;  // offline: thought again after the resume
         move_sent = true;

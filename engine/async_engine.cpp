@@ -121,6 +121,10 @@ std::future<AsyncEngine::EvalResult> AsyncEngine::evaluate(Position start, std::
     return future;
 }
 
+void AsyncEngine::warm_up() {
+    post([](Engine*, const EngineError*) {});
+}
+
 void AsyncEngine::new_game() {
     post([](Engine* engine, const EngineError*) {
         if (engine) engine->new_game();

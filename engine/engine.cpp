@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <utility>
 
@@ -204,7 +205,11 @@ std::expected<EngineMove, EngineError> Engine::search(const Position& final_posi
         if (!limits.clock && !limits.movetime_ms) budget_ms = 60'000;  // a depth alone has no time bound
     }
     if (limits.movetime_ms || (!limits.clock && !limits.depth)) {
-        const int movetime = limits.movetime_ms.value_or(1000);
+        int movetime = limits.movetime_ms.value_or(1000);
+        if (limits.answer_by) {
+            const auto left = std::chrono::duration_cast<milliseconds>(*limits.answer_by - Clock::now()).count();
+            movetime = static_cast<int>(std::clamp<std::int64_t>(left, 10, movetime));
+        }
         go += " movetime " + std::to_string(movetime);
         budget_ms = limits.clock ? std::min<std::int64_t>(budget_ms, movetime) : movetime;
     }

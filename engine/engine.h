@@ -51,8 +51,11 @@ struct SearchLimits {
     std::optional<int> depth;
     std::optional<GameClock> clock;
     std::vector<Move> only_moves;  // "searchmoves": consider just these (empty: every legal move)
+    // With movetime: answer by then, whatever came first (a queue, an engine restart) shortens the
+    // think time, down to 10 ms. A game clock's time does not wait for the engine to start.
+    std::optional<std::chrono::steady_clock::time_point> answer_by;
 
-    static SearchLimits movetime(int ms) { return SearchLimits{ms, std::nullopt, std::nullopt, {}}; }
+    static SearchLimits movetime(int ms) { return SearchLimits{ms, std::nullopt, std::nullopt, {}, std::nullopt}; }
 };
 
 inline constexpr int kMateCentipawns = 30000;

@@ -169,6 +169,16 @@ TEST(Engine, PlaysUnderAGameClock) {
     EXPECT_LT(std::chrono::steady_clock::now() - begin, 3s);
 }
 
+TEST(Engine, AnAnswerByDeadlineShortensTheThinkTime) {
+    Engine engine = started();
+    SearchLimits limits = SearchLimits::movetime(5000);
+    limits.answer_by = std::chrono::steady_clock::now() + 300ms;
+    const auto begin = std::chrono::steady_clock::now();
+    auto best = engine.best_move(Position::start(), {}, limits);
+    ASSERT_TRUE(best) << best.error().message;
+    EXPECT_LT(std::chrono::steady_clock::now() - begin, 1s);
+}
+
 TEST(Engine, AKilledEngineGivesAClearErrorThenRestarts) {
     Engine engine = started();
     const pid_t first = engine.pid();
