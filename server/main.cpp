@@ -5,6 +5,7 @@
 #include <iostream>
 #include <unistd.h>
 
+#include "server/bot_keeper.h"
 #include "server/log.h"
 #include "server/server.h"
 
@@ -39,6 +40,8 @@ int main(int argc, char** argv) {
     std::string listen = "0.0.0.0:7777", db, level = "info", name = host_name();
     int discovery_port = xq::proto::kDiscoveryPort;
     std::size_t per_address = 64;
+    int bots = 0;
+    std::string bot_levels = "2,4,6", bot_time_control = "5+3";
     po::options_description options("xiangqi-server options");
     options.add_options()("help", "show this help")(
         "listen", po::value(&listen)->default_value(listen), "TCP address and port to serve games on")(
@@ -48,7 +51,11 @@ int main(int argc, char** argv) {
         "discovery-port", po::value(&discovery_port)->default_value(discovery_port),
         "UDP port answering LAN discovery; 0 turns discovery off")(
         "max-connections-per-address", po::value(&per_address)->default_value(per_address),
-        "connections allowed from one client address");
+        "connections allowed from one client address")(
+        "bots", po::value(&bots)->default_value(bots), "keep this many computer opponents (xiangqi-bot) in the lobby")(
+        "bot-levels", po::value(&bot_levels)->default_value(bot_levels), "their levels 1-8, given to the bots in turn")(
+        "bot-time-control", po::value(&bot_time_control)->default_value(bot_time_control),
+        "the time control of the bots' games, MINUTES+INCREMENT[/MOVE_CAP]");
     po::variables_map vm;
     try {
         po::store(po::parse_command_line(argc, argv, options), vm);
@@ -93,17 +100,49 @@ int main(int argc, char** argv) {
     }
     if (discovery_port > 0) config.discovery = static_cast<std::uint16_t>(discovery_port);
     config.connections.max_per_address = per_address;
+    std::vector<BotSpec> bot_specs;
+    std::optional<std::filesystem::path> bot_binary;
+    if (bots < 0 || bots > 64) {
+        std::cerr << "xiangqi-server: --bots must be 0 to 64\n";
+        return 2;
+    }
+    if (bots > 0) {
+        const auto levels = parse_levels(bot_levels);
+        if (!levels) {
+            std::cerr << "xiangqi-server: --bot-levels wants levels 1-8 separated by commas, got '" << bot_levels << "'\n";
+            return 2;
+        }
+        bot_binary = find_bot_binary();
+        if (!bot_binary) {
+            std::cerr << "xiangqi-server: --bots needs xiangqi-bot (beside the server, or on PATH)\n";
+            return 2;
+        }
+        for (int i = 0; i < bots; ++i)
+            bot_specs.push_back({(*levels)[static_cast<std::size_t>(i) % levels->size()], bot_time_control});
+    }
     try {
         asio::io_context io(1);
         Server server(io, config);
+        std::optional<BotKeeper> keeper;
         asio::signal_set signals(io, SIGINT, SIGTERM);
         signals.async_wait([&](const boost::system::error_code&, int) {
             log(LogLevel::Info, "shutting down");
+            if (keeper) keeper->stop();
             server.stop();
             io.stop();
         });
         std::signal(SIGPIPE, SIG_IGN);
         server.start();
+        // The bots reach the server the way a local client would: over loopback unless it listens
+        // on one specific address.
+        const auto address = config.listen.address();
+        const std::string host = address.is_unspecified() ? (address.is_v6() ? "[::1]" : "127.0.0.1")
+                                 : address.is_v6()        ? "[" + address.to_string() + "]"
+                                                          : address.to_string();
+        if (!bot_specs.empty()) {
+            keeper.emplace(io, *bot_binary, host + ":" + std::to_string(server.port()), bot_specs);
+            keeper->start();
+        }
         io.run();
     } catch (const std::exception& e) {
         std::cerr << "xiangqi-server: " << e.what() << "\n";

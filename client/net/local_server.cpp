@@ -146,6 +146,7 @@ std::expected<LocalServer, std::string> LocalServer::start(const LocalServerOpti
         args.push_back(options.db.string());
     }
     std::vector<char*> argv;
+    args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
 

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace xq::client {
 
@@ -20,6 +21,7 @@ struct LocalServerOptions {
     std::filesystem::path db;  // empty: the server's default archive
     std::string name = "xiangqi";
     std::optional<std::uint16_t> discovery_port;  // none: --discovery-port 0 (no LAN discovery)
+    std::vector<std::string> extra_args;          // more server options, e.g. {"--bots", "2"}
 };
 
 class LocalServer {

@@ -1,5 +1,6 @@
 #include "lobby_screen.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "client/online/online_client.h"
@@ -43,8 +44,11 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, Rect r) {
             if (y > r.y + r.h * 0.5f) break;
             const Rect row = row_box(y);
             const std::string plays = g.host_color == "random" ? "random colour" : "plays " + g.host_color;
-            ui::text(target, font, ui::elide(font, g.host + " (" + plays + ")", 16, row.w - 260), {row.x + 10, row.y + 8}, 16,
-                     ui::color::kText);
+            // The server's computer opponents host as "bot level N".
+            const bool computer = g.host.starts_with("bot level ");
+            const std::string who = computer ? "Computer, level " + g.host.substr(10) : g.host;
+            ui::text(target, font, ui::elide(font, who + " (" + plays + ")", 16, row.w - 260), {row.x + 10, row.y + 8}, 16,
+                     computer ? sf::Color(150, 200, 240) : ui::color::kText);
             ui::text(target, font, to_string(g.time_control), {row.x + row.w - 140, row.y + 9}, 15, ui::color::kMuted,
                      ui::Align::Right);
             if (ui::button(target, font, in, {row.x + row.w - 120, row.y + 4, 112, row.h - 8}, "Join", true, true))
@@ -139,8 +143,16 @@ void LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r) {
     const float half = (r.w - 8) / 2;
     if (ui::button(target, font, in, {r.x, y, half, 36}, "Computer level " + std::to_string(ctx_.computer_level)))
         ctx_.computer_level = ctx_.computer_level % 8 + 1;
-    if (ui::button(target, font, in, {r.x + half + 8, y, half, 36}, "Play the computer"))
-        ctx_.start_computer(color_ == ColorPick::Black ? Color::Black : Color::Red, ctx_.computer_level);
+    if (ui::button(target, font, in, {r.x + half + 8, y, half, 36}, "Play the computer")) {
+        // A computer opponent the server keeps at that level, if any; else the engine on this machine.
+        const std::string bot = "bot level " + std::to_string(ctx_.computer_level);
+        const auto it = std::find_if(ctx_.lobby.open.begin(), ctx_.lobby.open.end(),
+                                     [&](const LobbyGame& g) { return g.host == bot; });
+        if (it != ctx_.lobby.open.end())
+            ctx_.online.join(it->id);
+        else
+            ctx_.start_computer(color_ == ColorPick::Black ? Color::Black : Color::Red, ctx_.computer_level);
+    }
     y += 44;
     if (ui::button(target, font, in, {r.x, y, r.w, 36}, "Disconnect")) ctx_.back();
 }

@@ -1,0 +1,118 @@
+// xiangqi-server --bots: the server keeps computer opponents in its lobby. A person joins one and
+// plays; the bot answers every move legally; the bot hosts again after the game; and stopping the
+// server stops its bots.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <dirent.h>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "client/net/local_server.h"
+#include "common/fen.h"
+#include "common/iccs.h"
+#include "common/movegen.h"
+#include "support/test_client.h"
+
+namespace xq {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+// The pids of running xiangqi-bot processes that were told to use `server` (from /proc).
+std::vector<int> bots_of(const std::string& server) {
+    std::vector<int> pids;
+    for (const auto& entry : fs::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+        std::string cmdline((std::istreambuf_iterator<char>(in)), {});
+        if (cmdline.find("xiangqi-bot") != std::string::npos && cmdline.find(server) != std::string::npos)
+            pids.push_back(std::stoi(name));
+    }
+    return pids;
+}
+
+std::vector<proto::GameSummary> bot_games(test::TestClient& c) {
+    const auto reply = c.call(proto::ListGames{});
+    std::vector<proto::GameSummary> out;
+    if (const auto* list = std::get_if<proto::GameList>(&reply.body))
+        for (const auto& g : list->open)
+            if (g.host.starts_with("bot level 1")) out.push_back(g);
+    return out;
+}
+
+TEST(ServerBots, KeepsComputerOpponentsInTheLobby) {
+    const fs::path dir = fs::temp_directory_path() / ("xq-server-bots-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    client::LocalServerOptions options;
+    options.binary = XQ_SERVER_PATH;
+    options.db = dir / "games.db";
+    options.extra_args = {"--bots", "2", "--bot-levels", "1", "--bot-time-control", "5+0"};
+    std::optional<client::LocalServer> server;
+    {
+        auto started = client::LocalServer::start(options);
+        ASSERT_TRUE(started) << started.error();
+        server.emplace(std::move(*started));
+    }
+    const std::string address = "127.0.0.1:" + std::to_string(server->port());
+
+    test::TestClient person(server->port(), 10s);
+    person.hello("person");
+    std::vector<proto::GameSummary> games;
+    for (int i = 0; i < 150 && games.size() < 2; ++i) {
+        games = bot_games(person);
+        if (games.size() < 2) std::this_thread::sleep_for(100ms);
+    }
+    ASSERT_EQ(games.size(), 2u) << "the server should keep two level-1 bots in the lobby";
+    EXPECT_EQ(bots_of(address).size(), 2u);
+
+    // Join one and play the first legal move each turn for a while; the bot answers every move.
+    const auto seated = person.call(proto::JoinGame{games[0].game_id, ""});
+    const auto* seat = std::get_if<proto::Seated>(&seated.body);
+    ASSERT_TRUE(seat);
+    const Color me = seat->side == proto::Side::Red ? Color::Red : Color::Black;
+    ASSERT_TRUE(person.wait_for<proto::GameStarted>());
+    Position pos = Position::start();
+    std::uint32_t ply = 0;
+    std::uint64_t move_id = 1;
+    bool ended = false;
+    while (!ended && ply < 16) {
+        if (pos.side_to_move() == me) {
+            const Move m = legal_moves(pos)[0];
+            person.send(proto::MakeMove{games[0].game_id, to_iccs(m), move_id++, ply});
+        }
+        // The next move (ours acknowledged, or the bot's), or the end.
+        auto message = person.next();
+        ASSERT_TRUE(message) << "the bot stopped answering at ply " << ply;
+        if (const auto* made = std::get_if<proto::MoveMade>(&message->body)) {
+            const auto m = parse_iccs(made->move);
+            ASSERT_TRUE(m && is_legal(pos, *m)) << made->move;
+            pos.play(*m);
+            ply = made->ply;
+        } else if (std::holds_alternative<proto::GameEnded>(message->body)) {
+            ended = true;
+        } else if (const auto* error = std::get_if<proto::Error>(&message->body)) {
+            FAIL() << "refused: " << error->message;
+        }
+    }
+    if (!ended) person.call(proto::Resign{games[0].game_id});
+
+    // After its game the bot hosts again: two open bot games once more.
+    games.clear();
+    for (int i = 0; i < 150 && games.size() < 2; ++i) {
+        games = bot_games(person);
+        if (games.size() < 2) std::this_thread::sleep_for(100ms);
+    }
+    EXPECT_EQ(games.size(), 2u);
+
+    server.reset();  // SIGTERM: the server stops its bots before it exits
+    EXPECT_TRUE(bots_of(address).empty());
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace xq
