@@ -129,7 +129,13 @@ void App::host_game() {
     server.port = options_.connect ? options_.connect->port : 7777;
     server.name = options_.name + "'s game";
     server.discovery_port = options_.discovery_port;
+    // Computer opponents in the hosted lobby, so one person alone has someone to play at once.
+    server.extra_args = {"--bots", "3", "--bot-levels", "2,4,6"};
     auto started = LocalServer::start(server);
+    if (!started) {  // no xiangqi-bot (or no engine) beside the server: host without them
+        server.extra_args.clear();
+        started = LocalServer::start(server);
+    }
     if (!started) {
         // The usual port may be taken (another server on this machine): take any free one, and
         // skip announcing if the discovery port is taken too.
