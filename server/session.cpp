@@ -76,13 +76,12 @@ std::string Session::peer_address() const { return peer_.substr(0, peer_.rfind('
 
 void Session::start() {
     last_read_ = Clock::now();
-    // Read once before waiting: bytes that arrived before this session existed may already have
-    // spent their (edge-triggered) readiness event.
+    // Try a read first: a client usually speaks as soon as it has connected.
     asio::post(socket_.get_executor(), [self = shared_from_this()] { self->on_readable({}); });
 }
 
-// A wait, not a read: an idle session holds no buffer. Every wait follows a read that emptied the
-// socket within the same handler, so no readiness event can slip by unwaited for (one thread).
+// A wait, not a read: an idle session holds no buffer. Asio re-arms a wait with epoll_ctl, which
+// also reports bytes that are already waiting, so none are missed.
 void Session::wait_readable() {
     socket_.async_wait(tcp::socket::wait_read, ReadHandler{shared_from_this()});
 }
@@ -99,8 +98,7 @@ void Session::on_readable(const boost::system::error_code& wait_ec) {
     }
     last_read_ = Clock::now();
     if (!take_frames(std::string_view(read_buffer.data(), n))) return;
-    // The socket is edge-triggered: a full buffer may have left bytes behind, which no new
-    // readiness event will announce, so read again (after the others' turn) instead of waiting.
+    // A full buffer may have left bytes behind: read again, but after the others' turn.
     if (n == read_buffer.size()) {
         asio::post(socket_.get_executor(), [self = shared_from_this()] { self->on_readable({}); });
     } else {
