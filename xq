@@ -14,6 +14,7 @@ packages=(
   libprotobuf-dev protobuf-compiler libsqlite3-dev
   fairy-stockfish xvfb xauth
   libsfml-dev fonts-wqy-microhei xdotool
+  clang-19 libclang-rt-19-dev  # fuzz/: libFuzzer (clang 14 cannot compile C++23's <expected>)
 )
 
 usage() {
@@ -57,6 +58,9 @@ usage: ./xq COMMAND [ARGS]
                            against a clear-and-display frame
   bench differential [GAMES]
                            the Fairy-Stockfish differential test on a larger sample
+  fuzz TARGET SECONDS | list
+                           build a libFuzzer target with clang in build-fuzz/ and run it for SECONDS
+                           on build-fuzz/corpus/TARGET (seeded from fuzz/seeds/); prints the executions
   help                     this text
 
 Environment: XQ_BUILD_DIR (default ./build).
@@ -172,6 +176,12 @@ case "$command" in
         ;;
       *) log "unknown benchmark '$what' (perft, differential, server, client)"; exit 2 ;;
     esac
+    ;;
+  fuzz)
+    [[ "${1:-list}" == list ]] && exec "$root/fuzz/fuzz.sh" list
+    (($# >= 2)) || { log "usage: ./xq fuzz TARGET SECONDS (./xq fuzz list)"; exit 2; }
+    ensure_packages
+    exec "$root/fuzz/fuzz.sh" run "$root/build-fuzz" "$@"
     ;;
   help | -h | --help) usage ;;
   *)
