@@ -112,6 +112,12 @@ public:
     // who watched the end can still look at it for a while.
     std::vector<RoomId> remove_ended_before(TimePoint cutoff);
 
+    // Takes in a room rebuilt from the journal (recovery.cpp), replacing one of the same id. A
+    // room that comes back already finished is handed to the archive at once.
+    void adopt(std::unique_ptr<Room> room, std::optional<std::string> join_code, TimePoint now);
+    // A private room's join code (what the journal keeps of it); nullopt for a public room.
+    std::optional<std::string> join_code(const RoomId& id) const;
+
 private:
     struct Entry {
         std::unique_ptr<Room> room;

@@ -24,6 +24,7 @@
 #include <array>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +34,8 @@
 #include "server/room_types.h"
 
 namespace xq::server {
+
+struct RestoredGame;
 
 struct Seat {
     bool taken = false;
@@ -136,6 +139,13 @@ public:
     Reply check_flag(TimePoint now);
 
     Snapshot snapshot(TimePoint now) const;
+
+    // Crash recovery (room_restore.cpp): a started game rebuilt from its journal. Clocks resume at
+    // `now` from their values at the last journaled event (paused while the server was down).
+    // An error names the journal entry that does not replay (an illegal move).
+    static std::expected<std::unique_ptr<Room>, std::string> restore(RoomId id, TimeControl control,
+                                                                     RandomSource random,
+                                                                     const RestoredGame& game, TimePoint now);
     // Events after `version` that `role` may see; nullopt when some are no longer kept (or the
     // version is from the future): take a snapshot instead.
     std::optional<Events> events_since(std::uint64_t version, Role role) const;

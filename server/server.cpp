@@ -7,6 +7,7 @@
 
 #include "proto/codec.h"
 #include "server/log.h"
+#include "server/recovery.h"
 #include "server/wire.h"
 
 namespace xq::server {
@@ -47,8 +48,8 @@ Server::Server(asio::io_context& io, ServerConfig config)
       listener_(io, config_.listen, config_.connections, config_.session, *this),
       flag_timer_(io),
       sweep_timer_(io),
-      count_timer_(io),
-      archive_timer_(io) {
+      count_timer_(io) {
+    recover();
     if (config_.discovery) {
         discovery_.emplace(io, udp::endpoint(config_.listen.address(), *config_.discovery), [this] {
             return proto::DiscoveryReply{config_.name, listener_.port(),
@@ -65,6 +66,7 @@ void Server::start() {
     listener_.start();
     if (discovery_) discovery_->start();
     sweep_finished_rooms();
+    arm_flag_timer(nullptr);  // restored games' clocks
     log(LogLevel::Info, "listening on ", config_.listen.address().to_string(), ":", listener_.port(),
         discovery_ ? ", discovery on UDP " + std::to_string(discovery_->port()) : std::string());
 }
@@ -74,7 +76,6 @@ void Server::stop() {
     if (discovery_) discovery_->stop();
     flag_timer_.cancel();
     count_timer_.cancel();
-    archive_timer_.cancel();
     std::vector<std::shared_ptr<Session>> sessions;
     for (auto& [id, client] : clients_) sessions.push_back(client.session);
     for (auto& session : sessions) session->close(CloseReason::ByServer);
@@ -114,7 +115,7 @@ void Server::on_frame(const std::shared_ptr<Session>& session, std::string_view 
 void Server::on_bad_frame(const std::shared_ptr<Session>& session, const proto::DecodeError& error) {
     const auto code = error.code == proto::DecodeErrorCode::Oversize ? proto::ErrorCode::FrameTooLarge
                                                                      : proto::ErrorCode::MalformedFrame;
-    session->deliver(proto::encode(wire::error(0, code, error.message)));
+    deliver(session, proto::encode(wire::error(0, code, error.message)));
 }
 
 void Server::on_closed(const std::shared_ptr<Session>& session, CloseReason reason) {
@@ -126,13 +127,15 @@ void Server::on_closed(const std::shared_ptr<Session>& session, CloseReason reas
     clients_.erase(it);
 }
 
-void Server::send(Client& client, const proto::ServerMessage& message) { client.session->deliver(proto::encode(message)); }
+void Server::send(Client& client, const proto::ServerMessage& message) { deliver(client.session, proto::encode(message)); }
 
 void Server::broadcast(const RoomId& id, const Events& events, ParticipantId asker, std::uint64_t request_id) {
     const Room* room = lobby_.find(id);
     if (!room) return;
-    // Every change to a room passes through here, so this is where its clock deadline is noted.
+    // Every change to a room passes through here, so this is where its clock deadline is noted,
+    // and where what must be durable before anyone hears of it is journaled.
     arm_flag_timer(room);
+    if (journal_.note(*room, events, lobby_, asker, request_id)) journal_pending();
     const auto members = members_.find(id);
     if (members == members_.end()) return;
     bool answered = false;
@@ -153,13 +156,13 @@ void Server::broadcast(const RoomId& id, const Events& events, ParticipantId ask
             const bool mover = move && room->seat_of(who) == move->mover;
             const bool is_asker = who == asker && !answered;
             if (!mover && !is_asker) {
-                client->second.session->deliver(shared);
+                deliver(client->second.session, shared, &id);
                 continue;
             }
             // The mover's copy differs from everyone's only by its move id.
             proto::ServerMessage own{is_asker ? request_id : 0, *body};
             if (mover) std::get<proto::MoveMade>(own.body).move_id = move->move_id;
-            send(client->second, own);
+            deliver(client->second.session, proto::encode(own), &id);
             answered |= is_asker;
         }
     }
@@ -242,7 +245,7 @@ void Server::send_spectator_count(const RoomId& id, CountThrottle& throttle, Tim
     const std::string shared =
         proto::encode({0, proto::SpectatorCount{wire::game_id(id), static_cast<std::uint32_t>(throttle.count)}});
     for (const auto& [who, role] : members->second)
-        if (const auto client = clients_.find(who); client != clients_.end()) client->second.session->deliver(shared);
+        if (const auto client = clients_.find(who); client != clients_.end()) deliver(client->second.session, shared);
 }
 
 // One timer for all rooms, due when the oldest entry's interval ends. Entries with nothing pending
@@ -276,21 +279,66 @@ void Server::arm_count_timer() {
 }
 
 void Server::on_archive(const FinishedGame& game) {
-    unarchived_.push_back(wire::archived(game));
-    if (unarchived_.size() >= kArchiveBatch) return flush_archive();
-    if (unarchived_.size() > 1) return;  // the timer is armed
-    archive_timer_.expires_after(kArchiveDelay);
-    archive_timer_.async_wait([this](const boost::system::error_code& ec) {
-        if (!ec) flush_archive();
-    });
+    journal_.note_finished(wire::archived(game));
+    journal_pending();
 }
 
-void Server::flush_archive() {
-    if (unarchived_.empty()) return;
-    archive_timer_.cancel();
-    for (const StoreError& e : store_.archive_games(unarchived_))
-        log(LogLevel::Error, "archiving failed: ", e.message);
-    unarchived_.clear();
+void Server::deliver(const std::shared_ptr<Session>& session, std::string_view bytes, const RoomId* room) {
+    if (!journal_.pending() && held_.empty()) return session->deliver(bytes);
+    held_.push_back({session, std::string(bytes), room ? *room : RoomId()});
+}
+
+// Posted, so it runs once the handlers of this readiness burst are done: one commit for them all.
+void Server::journal_pending() {
+    if (release_posted_) return;
+    release_posted_ = true;
+    asio::post(io_, [this] { release(); });
+}
+
+void Server::release() {
+    release_posted_ = false;
+    Journal::Outcome outcome;
+    if (journal_.pending()) outcome = journal_.commit(store_);
+    std::vector<Held> held = std::exchange(held_, {});
+    for (const Held& h : held)
+        if (!outcome.failed.contains(h.room) && h.session->open()) h.session->deliver(h.bytes);
+    if (outcome.failed.empty()) return;
+    log(LogLevel::Error, "journal: ", outcome.failed.size(), " game(s) could not be stored; rolled back");
+    for (const RoomId& id : outcome.failed) roll_back(id);
+    for (const Journal::Asker& a : outcome.askers)
+        if (auto client = clients_.find(a.who); client != clients_.end())
+            send(client->second, wire::error(a.request_id, proto::ErrorCode::Internal,
+                                             "the server could not store that; nothing was changed",
+                                             wire::game_id(a.room)));
+}
+
+// The room goes back to what the journal holds. A game whose start was never stored is aborted.
+void Server::roll_back(const RoomId& id) {
+    Room* room = lobby_.find(id);
+    if (!room) return;
+    auto games = store_.load_recoverable_games();
+    const RecoverableGame* found = nullptr;
+    if (games)
+        for (const RecoverableGame& g : *games)
+            if (g.game.record.id == id) found = &g;
+    if (!found) {
+        log(LogLevel::Error, "journal: game ", id, " is not in the store; aborting it");
+        for (Color c : {Color::Red, Color::Black})
+            if (room->status() == Status::Playing && room->seat(c).participant != 0)
+                if (auto events = room->abort(room->seat(c).participant, now()); events) return broadcast(id, *events);
+        return;
+    }
+    auto rebuilt = restore_room(*found, secure_random, now(), room);
+    if (!rebuilt) return log(LogLevel::Error, "journal: ", rebuilt.error());
+    lobby_.adopt(std::move(*rebuilt), lobby_.join_code(id), now());
+    arm_flag_timer(lobby_.find(id));
+}
+
+void Server::recover() {
+    const auto report = recover_games(store_, lobby_, secure_random, now());
+    for (const RoomId& id : report.private_rooms) private_rooms_.insert(id);
+    for (const std::string& e : report.errors) log(LogLevel::Error, "recovery: ", e);
+    if (report.restored > 0) log(LogLevel::Info, "restored ", report.restored, " live game(s) from the journal");
 }
 
 }  // namespace xq::server

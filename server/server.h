@@ -14,6 +14,7 @@
 
 #include "proto/messages.h"
 #include "server/discovery.h"
+#include "server/journal.h"
 #include "server/listener.h"
 #include "server/lobby.h"
 #include "server/store.h"
@@ -81,13 +82,18 @@ private:
     void spectators_changed(const RoomId& id);
     void send_spectator_count(const RoomId& id, CountThrottle& throttle, TimePoint at);
     void arm_count_timer();
-    // Finished games are archived in groups: one transaction per group costs the disk and the
-    // event loop far less than one each. A group is written kArchiveDelay after its first game,
-    // when it reaches kArchiveBatch games, before any archive read, and at stop().
+    // Durability (journal.h): a turn's journal records are committed in one transaction before
+    // any frame of that turn leaves. While records are pending every outgoing frame is held (in
+    // order), and release(), posted once per turn, commits and then delivers them. Frames of a room
+    // whose records were refused are dropped, the room is rolled back to its journaled state and
+    // the askers get INTERNAL. Finished games reach the archive the same way.
+    void deliver(const std::shared_ptr<Session>& session, std::string_view bytes, const RoomId* room = nullptr);
+    void journal_pending();
+    void release();
+    void roll_back(const RoomId& id);
+    void recover();  // crash recovery at startup (recovery.h)
     void on_archive(const FinishedGame& game);
-    void flush_archive();
-    static constexpr std::size_t kArchiveBatch = 64;
-    static constexpr std::chrono::milliseconds kArchiveDelay{100};
+    void flush_archive() { release(); }  // before an archive read, and at stop()
     TimePoint now() const { return SteadyClock::now(); }
 
     // Request handlers (dispatch.cpp).
@@ -114,8 +120,14 @@ private:
     std::optional<TimePoint> flag_timer_at_;  // when the armed flag timer fires, if armed
     asio::steady_timer sweep_timer_;
     asio::steady_timer count_timer_;
-    asio::steady_timer archive_timer_;
-    std::vector<ArchivedGame> unarchived_;
+    Journal journal_;
+    struct Held {
+        std::shared_ptr<Session> session;
+        std::string bytes;
+        RoomId room;  // "" for frames of no room event
+    };
+    std::vector<Held> held_;
+    bool release_posted_ = false;
     bool count_timer_armed_ = false;
     std::map<RoomId, CountThrottle> counts_;  // rooms whose count changed within the last interval
     std::unordered_map<ParticipantId, Client> clients_;

@@ -17,6 +17,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "common/outcome.h"
@@ -112,6 +113,47 @@ struct GameEnding {
     std::int64_t ended_at_ms = 0;
 };
 
+// The server's journal of live games, written in one transaction per event-loop turn
+// (commit_journal). Each record carries the room's event version, so a restored room continues
+// the numbering its clients know.
+struct JournalStart {  // the game started: seats, tokens, time control
+    LiveGameRecord game;
+    std::string join_code;  // "" for a public game
+    std::uint64_t version = 0;
+};
+struct JournalAppend {  // one accepted move
+    JournalMove move;
+    std::uint64_t version = 0;
+};
+struct JournalTakeback {  // moves after `plies_left` were taken back
+    std::string game_id;
+    int plies_left = 0;
+    std::uint64_t version = 0;
+};
+struct JournalAbort {  // the game was aborted: no archive entry, the live row goes
+    std::string game_id;
+};
+struct JournalFinish {  // the game ended: the live row becomes this archive entry
+    ArchivedGame game;
+};
+using JournalRecord = std::variant<JournalStart, JournalAppend, JournalTakeback, JournalAbort, JournalFinish>;
+std::string_view journal_game_id(const JournalRecord& record);
+
+// A record commit_journal refused (rolled back alone; the others of the batch stand).
+struct JournalFailure {
+    std::size_t index;
+    StoreError error;
+};
+
+// A live game with what crash recovery needs beyond LiveGame: its join code, the version of its
+// last journaled event, and each move's version.
+struct RecoverableGame {
+    LiveGame game;
+    std::string join_code;
+    std::uint64_t version = 0;
+    std::vector<std::uint64_t> move_versions;  // parallel to game.moves
+};
+
 struct StoreOptions {
     int busy_timeout_ms = 5000;
     // synchronous=FULL also survives power loss, at one fsync per commit (see store_bench).
@@ -127,7 +169,7 @@ StoreResult<std::filesystem::path> db_path_from(std::optional<std::string_view> 
 
 class Store {
 public:
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     // Opens or creates the file, sets the connection up and brings the schema to kSchemaVersion.
     // The directory must exist. A file that is not a store gives corrupt or open_failed.
@@ -155,6 +197,13 @@ public:
     // Every unfinished game, oldest first, each with its moves in ply order.
     StoreResult<std::vector<LiveGame>> load_live_games();
 
+    // Applies a turn's journal records in order, in one transaction (one commit: group commit).
+    // Each record runs under its own savepoint, so a refused record is undone alone and reported;
+    // an error for the whole batch (the commit failed) means none of it is stored.
+    StoreResult<std::vector<JournalFailure>> commit_journal(std::span<const JournalRecord> records);
+    // Every live game with its versions and join code, oldest first (store_recovery.cpp).
+    StoreResult<std::vector<RecoverableGame>> load_recoverable_games();
+
     int schema_version() const { return schema_version_; }
 
 private:
@@ -163,6 +212,7 @@ private:
     StoreResult<void> configure(const StoreOptions& options);
     StoreResult<void> migrate();
     StoreResult<std::vector<JournalMove>> journal_of(std::string_view id);
+    StoreResult<void> apply(const JournalRecord& record);
 
     sql::Database db_;
     int schema_version_ = 0;

@@ -68,7 +68,15 @@ BEGIN
 END;
 )sql";
 
-constexpr std::array<std::string_view, Store::kSchemaVersion> kMigrations = {kSchemaV1};
+// Version 2: what crash recovery needs beyond the moves: the version of each journaled event
+// (the room's numbering continues after a restart) and a private game's join code.
+constexpr std::string_view kSchemaV2 = R"sql(
+ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN join_code TEXT;
+ALTER TABLE moves ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+)sql";
+
+constexpr std::array<std::string_view, Store::kSchemaVersion> kMigrations = {kSchemaV1, kSchemaV2};
 
 StoreResult<int> read_user_version(sql::Database& db) {
     auto q = db.query("PRAGMA user_version");

@@ -1,0 +1,36 @@
+#pragma once
+// What a room is rebuilt from after a crash (or after a journal commit that failed): the started
+// game as the journal holds it. Room::restore replays it (room_restore.cpp).
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/position.h"
+#include "server/room.h"
+
+namespace xq::server {
+
+struct RestoredSeat {
+    std::string name;
+    std::string token;
+    ParticipantId participant = 0;  // 0: nobody connected yet (after a crash)
+    bool connected = false;
+};
+
+struct RestoredMove {
+    std::string iccs;
+    MoveId move_id = 0;
+    std::array<Millis, 2> clocks{};  // red, black after the move (increment added)
+    std::uint64_t version = 0;       // of its MoveMade
+};
+
+struct RestoredGame {
+    Position start = Position::start();
+    std::array<RestoredSeat, 2> seats;  // indexed by index_of(Color)
+    std::vector<RestoredMove> moves;
+    std::uint64_t version = 0;  // of the last journaled event
+};
+
+}  // namespace xq::server
