@@ -49,6 +49,9 @@ Server::Server(asio::io_context& io, ServerConfig config)
       flag_timer_(io),
       sweep_timer_(io),
       count_timer_(io) {
+    // The loop's connection never checkpoints; a thread of the store does (store_checkpoint.h).
+    if (auto c = Checkpointer::start(config_.db, std::chrono::milliseconds(200)); c && store_.hand_checkpoints_over())
+        checkpointer_ = std::move(*c);
     recover();
     if (config_.discovery) {
         discovery_.emplace(io, udp::endpoint(config_.listen.address(), *config_.discovery), [this] {

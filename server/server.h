@@ -18,6 +18,7 @@
 #include "server/listener.h"
 #include "server/lobby.h"
 #include "server/store.h"
+#include "server/store_checkpoint.h"
 
 namespace xq::server {
 
@@ -120,6 +121,7 @@ private:
     std::optional<TimePoint> flag_timer_at_;  // when the armed flag timer fires, if armed
     asio::steady_timer sweep_timer_;
     asio::steady_timer count_timer_;
+    std::unique_ptr<Checkpointer> checkpointer_;  // null: SQLite checkpoints on commit
     Journal journal_;
     struct Held {
         std::shared_ptr<Session> session;

@@ -204,6 +204,10 @@ public:
     // Every live game with its versions and join code, oldest first (store_recovery.cpp).
     StoreResult<std::vector<RecoverableGame>> load_recoverable_games();
 
+    // This connection stops checkpointing the WAL: a Checkpointer (store_checkpoint.h) does it
+    // on its own thread, so no commit of the event loop waits for a checkpoint's fsyncs.
+    StoreResult<void> hand_checkpoints_over();
+
     int schema_version() const { return schema_version_; }
 
 private:
@@ -213,6 +217,8 @@ private:
     StoreResult<void> migrate();
     StoreResult<std::vector<JournalMove>> journal_of(std::string_view id);
     StoreResult<void> apply(const JournalRecord& record);
+    // One attempt at a turn: `isolate` puts each record under a savepoint (the retry after a refusal).
+    StoreResult<std::vector<JournalFailure>> commit_turn(std::span<const JournalRecord> records, bool isolate);
 
     sql::Database db_;
     int schema_version_ = 0;

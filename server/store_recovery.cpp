@@ -67,22 +67,34 @@ StoreResult<void> Store::apply(const JournalRecord& record) {
 }
 
 StoreResult<std::vector<JournalFailure>> Store::commit_journal(std::span<const JournalRecord> records) {
+    if (records.empty()) return std::vector<JournalFailure>{};
+    // Records are almost never refused, so the whole turn goes in plain first; savepoints (three
+    // more statements a record) are only paid on the retry after a refusal.
+    auto plain = commit_turn(records, false);
+    if (plain && plain->empty()) return plain;
+    return commit_turn(records, true);
+}
+
+StoreResult<std::vector<JournalFailure>> Store::commit_turn(std::span<const JournalRecord> records, bool isolate) {
     std::vector<JournalFailure> failures;
-    if (records.empty()) return failures;
     auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
     if (!tx) return std::unexpected(in_context(std::move(tx.error()), "commit journal"));
     for (std::size_t i = 0; i < records.size(); ++i) {
-        if (auto sp = db_.run("SAVEPOINT journal_record"); !sp)
-            return std::unexpected(in_context(std::move(sp.error()), "commit journal"));
+        if (isolate)
+            if (auto sp = db_.run("SAVEPOINT journal_record"); !sp)
+                return std::unexpected(in_context(std::move(sp.error()), "commit journal"));
         auto applied = apply(records[i]);
         if (!applied) {
             failures.push_back({i, in_context(std::move(applied.error()),
                                               "journal game " + std::string(journal_game_id(records[i])))});
+            // Without savepoints a refusal ends the attempt; the transaction rolls back on return.
+            if (!isolate) return failures;
             if (auto back = db_.run("ROLLBACK TO journal_record"); !back)
                 return std::unexpected(in_context(std::move(back.error()), "commit journal"));
         }
-        if (auto rel = db_.run("RELEASE journal_record"); !rel)
-            return std::unexpected(in_context(std::move(rel.error()), "commit journal"));
+        if (isolate)
+            if (auto rel = db_.run("RELEASE journal_record"); !rel)
+                return std::unexpected(in_context(std::move(rel.error()), "commit journal"));
     }
     auto committed = tx->commit();
     if (!committed) return std::unexpected(in_context(std::move(committed.error()), "commit journal"));
