@@ -25,7 +25,8 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: loadgen --server ADDR:PORT [--games G] [--spectators S] [--move-interval-ms I] [--seconds T]\n"
-    "               [--max-plies N] [--server-pid PID] [--relay] [--seed N] [--connect-window N]\n";
+    "               [--max-plies N] [--server-pid PID] [--relay] [--seed N] [--connect-window N]\n"
+    "               [--reconnect]\n";
 
 template <class T>
 bool parse_number(std::string_view text, T& out) {
@@ -58,6 +59,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
         const bool has_value = i + 1 < argc;
         const std::string_view value = has_value ? argv[i + 1] : "";
         bool ok = has_value;
+        if (arg == "--reconnect") {
+            o.reconnect = true;
+            continue;
+        }
         if (arg == "--relay") {
             o.relay = true;
             continue;
@@ -164,14 +169,15 @@ void print(const Run& run, const Report& report, std::vector<std::uint32_t> late
         "\"connections\":%d,\"games_started\":%llu,\"games_completed\":%llu,\"live_games_checked\":%llu,"
         "\"moves\":%llu,\"moves_per_s\":%.1f,\"p50_us\":%u,\"p99_us\":%u,\"p999_us\":%u,\"max_us\":%u,"
         "\"refused\":%llu,\"errors\":%llu,\"mismatches\":%llu,\"server_rss_idle_kb\":%ld,\"server_rss_kb\":%ld,"
-        "\"setup_s\":%.2f}\n",
+        "\"setup_s\":%.2f,\"reconnects\":%llu,\"acked_moves_lost\":%llu}\n",
         o.relay ? "relay" : "server", o.games, o.relay ? 0 : o.spectators, o.move_interval_ms, report.window_s,
         o.games * (o.relay ? 2 : 2 + o.spectators), static_cast<unsigned long long>(s.games_started),
         static_cast<unsigned long long>(s.games_completed), static_cast<unsigned long long>(s.checked_live),
         static_cast<unsigned long long>(s.moves), per_s, percentile(latencies, 0.5), percentile(latencies, 0.99),
         percentile(latencies, 0.999), latencies.empty() ? 0u : latencies.back(),
         static_cast<unsigned long long>(s.refused), static_cast<unsigned long long>(s.errors),
-        static_cast<unsigned long long>(s.mismatches), report.rss_idle_kb, report.rss_kb, report.setup_s);
+        static_cast<unsigned long long>(s.mismatches), report.rss_idle_kb, report.rss_kb, report.setup_s,
+        static_cast<unsigned long long>(s.reconnects), static_cast<unsigned long long>(s.acked_moves_lost));
     std::fflush(stdout);
 }
 
@@ -196,5 +202,5 @@ int main(int argc, char** argv) {
         return 1;
     }
     print(run, report, std::move(run.stats.latencies_us));
-    return run.stats.errors == 0 && run.stats.mismatches == 0 ? 0 : 1;
+    return run.stats.errors == 0 && run.stats.mismatches == 0 && run.stats.acked_moves_lost == 0 ? 0 : 1;
 }

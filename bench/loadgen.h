@@ -25,6 +25,9 @@ struct Options {
     bool relay = false;            // opaque frames through bench/relay instead of the protocol
     std::uint64_t seed = 1;
     int connect_window = 200;      // connections being opened at once during setup
+    // A dropped bot reconnects and resumes (players with their token and last version, resending
+    // an unacknowledged move with the same move id; spectators watch again) instead of failing.
+    bool reconnect = false;
 };
 
 // Everything counted during a run. Latency: a move sent until its own acknowledgement (the
@@ -37,6 +40,8 @@ struct Stats {
     std::uint64_t errors = 0;
     std::uint64_t mismatches = 0;
     std::uint64_t checked_live = 0;  // games still in play at the end, compared as they stood
+    std::uint64_t reconnects = 0;
+    std::uint64_t acked_moves_lost = 0;  // acknowledged, then missing from the game's final state
     std::vector<std::uint32_t> latencies_us;
     std::deque<std::string> error_samples;  // the first few, for stderr
 

@@ -25,6 +25,10 @@ struct Seat {
     std::string result;  // "red_wins/checkmate/57" once ended
     bool ended = false;
     bool gap = false;  // a MoveMade whose ply did not follow the last one
+    std::uint64_t version = 0;  // the last versioned event of the game seen (for Resume)
+    bool away = false;          // dropped, not yet back (--reconnect)
+    bool resyncing = false;     // back, Resume or WatchGame sent, its answer not yet in
+    bool asked_archive = false; // the game was not live after a restart: looked up in the archive
 };
 
 struct Player : Seat {
@@ -36,6 +40,9 @@ struct Player : Seat {
     Clock::time_point sent_at;
     std::vector<Move> banned;  // refused by the repetition rules in this position
     std::optional<asio::steady_timer> timer;
+    std::string token;  // from Seated, for Resume
+    std::optional<proto::MakeMove> unacked;  // resent with the same move id after a reconnect
+    std::vector<std::pair<std::uint32_t, std::string>> acked;  // (ply, move) acknowledged this game
 };
 
 enum class Phase { Idle, Creating, Watching, Joining, Playing };
@@ -95,10 +102,7 @@ public:
                         seat.conn = &conns_.emplace_back(run_.io);
                         auto error = co_await seat.conn->connect(
                             run_.options.server, [this, slot, who](std::string_view p) { on_payload(*slot, who, p); },
-                            [this, slot](const std::string& why) {
-                                run_.stats.error("connection dropped: " + why);
-                                slot->dead = true;
-                            });
+                            [this, slot, who](const std::string& why) { dropped(*slot, who, why); });
                         if (!error.empty()) failure = "connect: " + error;
                         else send(seat, proto::Hello{"xq-loadgen", "bot", proto::kProtocolVersion});
                     }
@@ -133,7 +137,10 @@ public:
     bool settled() const override {
         if (run_.outstanding > 0) return false;
         for (const auto& slot : slots_) {
-            if (slot->dead || slot->phase != Phase::Playing) continue;
+            if (slot->dead) continue;
+            for (std::size_t who = 0; who < slot->seats(); ++who)
+                if (slot->seat(who).away || slot->seat(who).resyncing) return false;
+            if (slot->phase != Phase::Playing) continue;
             if (slot->ended != 0 && slot->ended != slot->seats()) return false;
             for (std::size_t who = 1; who < slot->seats(); ++who)
                 if (slot->seat(who).moves.size() != slot->players[0].moves.size()) return false;
@@ -142,10 +149,12 @@ public:
     }
 
     void finish() override {
+        finished_ = true;
         for (auto& slot : slots_) {
             if (slot->dead || slot->phase != Phase::Playing || slot->ended == slot->seats()) continue;
             ++run_.stats.checked_live;
             if (!agree(*slot)) ++run_.stats.mismatches;
+            for (auto& p : slot->players) check_acked(p, p.moves);
         }
         for (auto& conn : conns_) conn.close();
     }
@@ -159,7 +168,13 @@ private:
             Seat& seat = s.seat(who);
             seat.moves.clear();
             seat.result.clear();
-            seat.ended = seat.gap = false;
+            seat.ended = seat.gap = seat.asked_archive = false;
+            seat.version = 0;
+        }
+        for (auto& p : s.players) {
+            p.unacked.reset();
+            p.acked.clear();
+            p.pending_rid = 0;
         }
         s.phase = Phase::Creating;
         s.create_rid = send(s.players[0], proto::CreateGame{{10, 5, std::nullopt}, proto::ColorChoice::Red, false});
@@ -168,12 +183,158 @@ private:
     void on_payload(Slot& s, std::size_t who, std::string_view payload) {
         auto message = proto::decode_server(payload);
         if (!message) return run_.stats.error("undecodable frame: " + message.error().message);
-        std::visit([&](const auto& body) { on_message(s, who, message->request_id, body); }, message->body);
+        std::visit(
+            [&](const auto& body) {
+                note_version(s, who, body);
+                on_message(s, who, message->request_id, body);
+            },
+            message->body);
     }
 
-    void on_message(Slot&, std::size_t, std::uint64_t, const proto::Welcome&) { ++welcomed_; }
+    template <class T>
+    void note_version(Slot& s, std::size_t who, const T& m) {
+        if constexpr (requires { m.version; m.game_id; })
+            if (m.game_id == s.game && m.game_id != 0) s.seat(who).version = std::max(s.seat(who).version, m.version);
+    }
+
+    // ---- Reconnection (--reconnect) ----
+
+    void dropped(Slot& s, std::size_t who, const std::string& why) {
+        if (!run_.options.reconnect || finished_) {
+            run_.stats.error("connection dropped: " + why);
+            s.dead = true;
+            return;
+        }
+        Seat& seat = s.seat(who);
+        if (seat.away) return;
+        seat.away = true;
+        seat.resyncing = false;
+        ++run_.stats.reconnects;
+        if (who < 2) {
+            Player& p = s.players[who];
+            p.timer->cancel();
+            p.pending_rid = 0;  // its answer is lost; the move stays in `unacked`
+        }
+        asio::co_spawn(
+            run_.io,
+            [this, &s, who]() -> asio::awaitable<void> {
+                asio::steady_timer pause(run_.io);
+                for (int attempt = 0; attempt < 600 && !finished_; ++attempt) {
+                    pause.expires_after(std::chrono::milliseconds(attempt == 0 ? 10 : 50));
+                    boost::system::error_code ec;
+                    co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+                    Conn& conn = conns_.emplace_back(run_.io);
+                    auto error = co_await conn.connect(
+                        run_.options.server, [this, &s, who](std::string_view p) { on_payload(s, who, p); },
+                        [this, &s, who](const std::string& reason) { dropped(s, who, reason); });
+                    if (!error.empty()) continue;
+                    s.seat(who).conn = &conn;
+                    send(s.seat(who), proto::Hello{"xq-loadgen", "bot", proto::kProtocolVersion});
+                    co_return;
+                }
+                if (!finished_) run_.stats.error("could not reconnect within 30 s");
+                s.dead = true;
+            },
+            asio::detached);
+    }
+
+    // Back and welcomed: a started game is resumed (players) or watched again (spectators); a
+    // game not yet started (never journaled) is begun afresh once every seat is back.
+    void returned(Slot& s, std::size_t who) {
+        Seat& seat = s.seat(who);
+        seat.away = false;
+        if (s.phase != Phase::Playing) {
+            for (std::size_t i = 0; i < s.seats(); ++i)
+                if (s.seat(i).away) return;
+            return new_game(s);
+        }
+        if (seat.ended) return;  // nothing left to learn about this game
+        seat.resyncing = true;
+        if (who < 2) send(seat, proto::Resume{s.game, s.players[who].token, seat.version});
+        else send(seat, proto::WatchGame{s.game, ""});
+    }
+
+    // Every move this player had acknowledged must be in `moves` (the game as the server has it).
+    void check_acked(Player& p, const std::vector<std::string>& moves) {
+        std::erase_if(p.acked, [&](const auto& a) {
+            const bool lost = a.first > moves.size() || moves[a.first - 1] != a.second;
+            if (lost) ++run_.stats.acked_moves_lost;
+            return lost;
+        });
+    }
+
+    // After a resync: the unacknowledged move again with its move id (the server answers with the
+    // original acknowledgement if it had played it), else the next move if it is our turn.
+    void carry_on(Slot& s, std::size_t who) {
+        s.seat(who).resyncing = false;
+        if (who >= 2 || s.seat(who).ended) return;
+        Player& p = s.players[who];
+        if (p.unacked) {
+            p.sent_at = Clock::time_point{};  // not sampled: its latency includes the outage
+            p.pending_rid = send(p, *p.unacked);
+            return;
+        }
+        if (p.pos.side_to_move() == p.color) schedule(s, p);
+    }
+
+    void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::Resumed& m) {
+        if (m.game_id != s.game || !s.seat(who).resyncing) return;
+        for (const proto::RoomEvent& e : m.events)
+            std::visit(
+                [&](const auto& body) {
+                    note_version(s, who, body);
+                    on_message(s, who, 0, body);
+                },
+                e);
+        carry_on(s, who);
+    }
+
+    // The game as the server has it now; what this seat saw before must be its beginning.
+    void resynced(Slot& s, std::size_t who, const std::vector<std::string>& moves) {
+        Seat& seat = s.seat(who);
+        if (moves.size() < seat.moves.size() || !std::equal(seat.moves.begin(), seat.moves.end(), moves.begin())) {
+            ++run_.stats.mismatches;
+            run_.stats.error("after a reconnect the game no longer holds the moves this bot had seen");
+        }
+        seat.moves = moves;
+        seat.gap = false;
+        if (who >= 2) return;
+        Player& p = s.players[who];
+        check_acked(p, moves);
+        p.pos = Position::start();
+        p.banned.clear();
+        for (const std::string& text : moves) {
+            const auto m = parse_iccs(text);
+            if (!m || !is_legal(p.pos, *m)) return run_.stats.error("an illegal move in the restored game: " + text);
+            p.pos.play(*m);
+        }
+        // The unacknowledged move is in the game already: it was played (its ack comes on resend).
+        if (p.unacked && moves.size() > p.unacked->ply && moves[p.unacked->ply] == p.unacked->move) {
+            p.acked.emplace_back(p.unacked->ply + 1, p.unacked->move);
+            p.unacked.reset();
+            --run_.outstanding;
+        }
+    }
+
+    void on_message(Slot& s, std::size_t who, std::uint64_t rid, const proto::ArchivedGame& m) {
+        if (m.entry.game_id != s.game || !s.seat(who).resyncing) return;
+        (void)rid;
+        resynced(s, who, m.moves);
+        s.seat(who).resyncing = false;
+        if (who < 2 && s.players[who].unacked) {
+            s.players[who].unacked.reset();
+            --run_.outstanding;
+        }
+        ended(s, who, result_text(m.entry.outcome));
+    }
+
+    void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::Welcome&) {
+        ++welcomed_;
+        if (s.seat(who).away) returned(s, who);
+    }
 
     void on_message(Slot& s, std::size_t who, std::uint64_t rid, const proto::Seated& m) {
+        if (who < 2 && m.game_id != 0 && (m.game_id == s.game || rid == s.create_rid)) s.players[who].token = m.resume_token;
         if (who != 0 || rid == 0 || rid != s.create_rid || s.phase != Phase::Creating) return;
         s.game = m.game_id;
         if (s.spectators.empty()) return join(s);
@@ -182,6 +343,19 @@ private:
     }
 
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::Snapshot& m) {
+        if (m.game_id == s.game && s.seat(who).resyncing) {
+            s.seat(who).version = m.version;
+            resynced(s, who, m.moves);
+            if (m.outcome) {
+                s.seat(who).resyncing = false;
+                if (who < 2 && s.players[who].unacked) {
+                    s.players[who].unacked.reset();
+                    --run_.outstanding;
+                }
+                return ended(s, who, result_text(*m.outcome));
+            }
+            return carry_on(s, who);
+        }
         if (who < 2 || m.game_id != s.game || s.phase != Phase::Watching) return;
         s.seat(who).moves = m.moves;
         if (++s.watching == s.spectators.size()) join(s);
@@ -209,17 +383,26 @@ private:
     void on_message(Slot& s, std::size_t who, std::uint64_t rid, const proto::MoveMade& m) {
         if (m.game_id != s.game) return;
         Seat& seat = s.seat(who);
-        if (m.ply != seat.moves.size() + 1) seat.gap = true;
-        seat.moves.push_back(m.move);
+        // A move seen already: a resent move's original acknowledgement, or a replayed event.
+        const bool known = m.ply >= 1 && m.ply <= seat.moves.size();
+        if (known && seat.moves[m.ply - 1] != m.move) seat.gap = true;
+        if (!known) {
+            if (m.ply != seat.moves.size() + 1) seat.gap = true;
+            seat.moves.push_back(m.move);
+        }
         if (who >= 2) return;
         Player& p = s.players[who];
         if (rid != 0 && rid == p.pending_rid) {
-            run_.sample(p.sent_at);
+            if (p.sent_at != Clock::time_point{}) run_.sample(p.sent_at);
             --run_.outstanding;
             p.pending_rid = 0;
+            p.unacked.reset();
+            p.acked.emplace_back(m.ply, m.move);
         }
+        if (known) return;
         const auto move = parse_iccs(m.move);
         if (!move) return run_.stats.error("unreadable move " + m.move);
+        if (!is_legal(p.pos, *move)) return run_.stats.error("the server sent an illegal move " + m.move);
         p.pos.play(*move);
         p.banned.clear();
         if (p.pos.side_to_move() == p.color) schedule(s, p);
@@ -237,6 +420,7 @@ private:
             Player& p = s.players[who];
             --run_.outstanding;
             p.pending_rid = 0;
+            p.unacked.reset();
             if (e.code == proto::ErrorCode::BannedByRepetition) {
                 ++run_.stats.refused;
                 p.banned.push_back(p.last_sent);
@@ -245,6 +429,28 @@ private:
         }
         // A move or resignation that crossed the game's end on the wire.
         if (who < 2 && e.code == proto::ErrorCode::GameOver) return;
+        // Back after a restart, and the game is no longer live: it ended and went to the archive.
+        if (e.code == proto::ErrorCode::NoSuchGame && s.seat(who).resyncing) {
+            Seat& seat = s.seat(who);
+            if (!seat.asked_archive) {
+                seat.asked_archive = true;
+                send(seat, proto::GetArchived{s.game});
+                return;
+            }
+            // Neither live nor archived: the server lost the game, and every move acknowledged in it.
+            seat.resyncing = false;
+            run_.stats.error("a started game is gone after a restart");
+            if (who < 2) {
+                Player& p = s.players[who];
+                run_.stats.acked_moves_lost += p.acked.size();
+                p.acked.clear();
+                if (p.unacked) {
+                    p.unacked.reset();
+                    --run_.outstanding;
+                }
+            }
+            return ended(s, who, "lost");
+        }
         run_.stats.error("server error " + std::string(proto::code_name(e.code)) + ": " + e.message);
     }
 
@@ -256,7 +462,10 @@ private:
         if (seat.ended) return;
         seat.ended = true;
         seat.result = std::move(result);
-        if (who < 2) s.players[who].timer->cancel();
+        if (who < 2) {
+            s.players[who].timer->cancel();
+            check_acked(s.players[who], seat.moves);
+        }
         if (++s.ended < s.seats()) return;
         ++run_.stats.games_completed;
         if (!agree(s)) ++run_.stats.mismatches;
@@ -287,7 +496,7 @@ private:
     }
 
     void play(Slot& s, Player& p) {
-        if (run_.stopping || p.ended || s.dead || p.pending_rid != 0) return;
+        if (run_.stopping || p.ended || s.dead || p.pending_rid != 0 || p.unacked || p.away || p.resyncing) return;
         if (p.moves.size() >= static_cast<std::size_t>(run_.options.max_plies)) {
             send(p, proto::Resign{s.game});
             return;
@@ -299,8 +508,8 @@ private:
         p.last_sent = choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(run_.random)];
         p.sent_at = Clock::now();
         ++run_.outstanding;
-        p.pending_rid = send(p, proto::MakeMove{s.game, to_iccs(p.last_sent), ++p.move_id,
-                                                static_cast<std::uint32_t>(p.moves.size())});
+        p.unacked = proto::MakeMove{s.game, to_iccs(p.last_sent), ++p.move_id, static_cast<std::uint32_t>(p.moves.size())};
+        p.pending_rid = send(p, *p.unacked);
     }
 
     Run& run_;
@@ -308,6 +517,7 @@ private:
     std::vector<std::unique_ptr<Slot>> slots_;
     std::size_t welcomed_ = 0;
     std::size_t started_ = 0;
+    bool finished_ = false;
 };
 
 }  // namespace

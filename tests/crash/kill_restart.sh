@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The crash test (issue 5): loadgen --reconnect plays against a real xiangqi-server while the
+# server is killed with SIGKILL at random moments KILLS times and restarted each time on the same
+# port and database. At the end no acknowledged move may be missing (acked_moves_lost 0), every
+# game's moves must have been legal (loadgen checks each against the rules) and the same for every
+# client (mismatches 0).
+# usage: kill_restart.sh SERVER_BINARY LOADGEN_BINARY [KILLS]
+set -euo pipefail
+server="$1" loadgen="$2" kills="${3:-20}"
+tmp="$(mktemp -d)"
+port=$((21000 + RANDOM % 11000))  # below the ephemeral range (32768+)
+pid="" lg=""
+extra=()
+"$server" --help 2>&1 | grep -q -- --rate-limit && extra=(--rate-limit 0)
+
+cleanup() {
+  [[ -n "$pid" ]] && kill -9 "$pid" 2>/dev/null
+  [[ -n "$lg" ]] && kill "$lg" 2>/dev/null
+  wait 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+start() {
+  "$server" --listen "127.0.0.1:$port" --db "$tmp/crash.db" --discovery-port 0 --log-level warn \
+    "${extra[@]}" 2>>"$tmp/server.log" &
+  pid=$!
+  for _ in $(seq 200); do
+    (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+    sleep 0.025
+  done
+  echo "FAIL: the server did not come back"; tail -5 "$tmp/server.log"; exit 1
+}
+
+start
+seconds=$((kills + 8))
+"$loadgen" --server "127.0.0.1:$port" --games 12 --spectators 1 --move-interval-ms 10 --max-plies 60 \
+  --seconds "$seconds" --reconnect --seed "$RANDOM" >"$tmp/result.json" 2>"$tmp/loadgen.log" &
+lg=$!
+sleep 1.5
+for ((k = 1; k <= kills; k++)); do
+  sleep "0.$((2 + RANDOM % 7))$((RANDOM % 10))"
+  kill -9 "$pid"
+  wait "$pid" 2>/dev/null || true
+  start
+done
+echo "killed and restarted the server $kills times"
+status=0
+wait "$lg" || status=$?
+lg=""
+json="$(cat "$tmp/result.json")"
+echo "$json"
+cat "$tmp/loadgen.log" >&2
+field() { grep -o "\"$1\":[^,}]*" <<<"$json" | cut -d: -f2; }
+[[ -n "$json" ]] || { echo "FAIL: loadgen printed nothing (exit $status)"; exit 1; }
+[[ "$(field acked_moves_lost)" == 0 ]] || { echo "FAIL: acknowledged moves lost"; exit 1; }
+[[ "$(field mismatches)" == 0 ]] || { echo "FAIL: clients disagree on a game"; exit 1; }
+[[ "$(field errors)" == 0 ]] || { echo "FAIL: errors"; exit 1; }
+(($(field reconnects) >= kills)) || { echo "FAIL: the bots did not reconnect"; exit 1; }
+(($(field moves) > 0)) || { echo "FAIL: no moves"; exit 1; }
+echo "PASS"
