@@ -48,9 +48,10 @@ usage: ./xq COMMAND [ARGS]
                            open game in the lobby and plays whoever joins, or quick-matches K games
                            and exits, printing one JSON line per game (--help lists every option)
   loadgen --server ADDR:PORT [--games G] [--spectators S] [--move-interval-ms I] [--seconds T]
-          [--server-pid PID] [--relay] ...
+          [--server-pid PID] [--relay] [--reconnect] ...
                            random-move bots and spectators against a running server over TCP;
-                           checks every game's moves and result, prints one line of JSON
+                           checks every game's moves and result, prints one line of JSON;
+                           --reconnect: dropped bots resume (acked_moves_lost must be 0)
   bench perft [ROUNDS]     our perft against fairy-stockfish's (depth 5), nodes/s and ratio
   bench server [--quick]   the server under load (saturation, medium, 5,000-game capacity) against
                            a bare length-prefixed relay; prints each row and the ratio
