@@ -168,6 +168,17 @@ std::expected<void, PlayError> Game::agree_draw() {
     return {};
 }
 
+std::expected<void, PlayError> Game::abandon(Color absent, bool draw) {
+    if (auto ok = require_ongoing(); !ok) return ok;
+    if (draw)
+        end(Result::Draw, Reason::Abandonment, "Draw: " + side_name(absent) + " left the game and " +
+                                                   side_name(~absent) + " claimed a draw.");
+    else
+        end(loss_for(absent), Reason::Abandonment,
+            side_name(absent) + " left the game: " + side_name(~absent) + " wins.");
+    return {};
+}
+
 std::expected<void, PlayError> Game::flag(Color loser) {
     if (auto ok = require_ongoing(); !ok) return ok;
     if (!has_mating_material(position(), ~loser))

@@ -86,6 +86,8 @@ public:
     std::expected<void, PlayError> agree_draw();
     // `loser` ran out of time: a loss, or a draw if the other side has nothing to mate with.
     std::expected<void, PlayError> flag(Color loser);
+    // `absent` left and did not come back: its opponent claims the win, or a draw.
+    std::expected<void, PlayError> abandon(Color absent, bool draw);
 
     // Takes back the last `plies` moves and reopens the game whatever ended it.
     std::expected<void, PlayError> takeback(int plies);

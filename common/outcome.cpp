@@ -121,6 +121,8 @@ std::string_view to_string(Reason r) {
             return "agreement";
         case Reason::Timeout:
             return "timeout";
+        case Reason::Abandonment:
+            return "abandonment";
         case Reason::None:
             break;
     }

@@ -24,6 +24,7 @@ enum class Reason {
     Resignation,
     Agreement,
     Timeout,  // loss on time, or a draw when the other side cannot mate
+    Abandonment,  // claimed by the player whose opponent left and did not come back in time
 };
 
 struct Outcome {

@@ -94,9 +94,13 @@ GameClock::Duration GameClock::remaining(Color c, TimePoint now) const {
 }
 
 ClockReading GameClock::reading(TimePoint now) const {
-    return {std::chrono::duration_cast<Millis>(remaining(Color::Red, now)),
-            std::chrono::duration_cast<Millis>(remaining(Color::Black, now)),
-            state_ == State::Running ? std::optional<Color>(side_) : std::nullopt};
+    ClockReading out{std::chrono::duration_cast<Millis>(remaining(Color::Red, now)),
+                     std::chrono::duration_cast<Millis>(remaining(Color::Black, now)),
+                     state_ == State::Running ? std::optional<Color>(side_) : std::nullopt, std::nullopt};
+    if (state_ == State::Running && control_.move_cap)
+        out.move_left = std::chrono::duration_cast<Millis>(
+            std::max(Duration{}, Duration(*control_.move_cap) - used_on_turn_ - elapsed(now)));
+    return out;
 }
 
 std::optional<TimePoint> GameClock::deadline() const {

@@ -36,6 +36,7 @@ struct ClockReading {
     Millis red{};
     Millis black{};
     std::optional<Color> running;
+    std::optional<Millis> move_left{};  // under a per-move cap, while running: the running side's time for this move
 
     Millis of(Color c) const { return c == Color::Red ? red : black; }
     friend bool operator==(const ClockReading&, const ClockReading&) = default;

@@ -39,6 +39,15 @@ proto::GameId game_of(const T& m) {
 
 }  // namespace
 
+// One game waiting for an opponent per session, so one client cannot fill the lobby.
+bool Server::hosts_waiting_game(const Client& c) const {
+    const ParticipantId who = c.session->id();
+    for (const RoomId& id : c.rooms)
+        if (const Room* room = lobby_.find(id); room && room->status() == Status::Waiting && room->seat_of(who))
+            return true;
+    return false;
+}
+
 void Server::dispatch(Client& c, const proto::ClientMessage& message) {
     const std::uint64_t rid = message.request_id;
     const auto& body = message.body;
@@ -58,9 +67,6 @@ void Server::dispatch(Client& c, const proto::ClientMessage& message) {
             else if constexpr (std::is_same_v<T, proto::Resume>) on_resume(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::ListArchive>) on_list_archive(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::GetArchived>) on_get_archived(c, rid, m);
-            else if constexpr (std::is_same_v<T, proto::Claim>)
-                send(c, wire::error(rid, PE::ClaimNotAllowed,
-                                    "your opponent has not been away past the grace period", m.game_id));
             else if constexpr (std::is_same_v<T, proto::Hello> || std::is_same_v<T, proto::Ping>) {
             } else on_room_request(c, rid, body);
         },
@@ -93,6 +99,8 @@ void Server::on_list(Client& c, std::uint64_t rid) {
 void Server::on_create(Client& c, std::uint64_t rid, const proto::CreateGame& m) {
     const auto control = wire::time_control(m.time_control);
     if (!control) return send(c, wire::error(rid, PE::BadRequest, control.error()));
+    if (hosts_waiting_game(c))
+        return send(c, wire::error(rid, PE::AlreadySeated, "you already host a game waiting for an opponent"));
     const ColorChoice color = m.color == proto::ColorChoice::Red     ? ColorChoice::Red
                               : m.color == proto::ColorChoice::Black ? ColorChoice::Black
                                                                      : ColorChoice::Random;
@@ -118,6 +126,8 @@ void Server::on_join(Client& c, std::uint64_t rid, const proto::JoinGame& m) {
 void Server::on_quick_match(Client& c, std::uint64_t rid, const proto::QuickMatch& m) {
     const auto control = wire::time_control(m.time_control);
     if (!control) return send(c, wire::error(rid, PE::BadRequest, control.error()));
+    if (hosts_waiting_game(c))
+        return send(c, wire::error(rid, PE::AlreadySeated, "you already host a game waiting for an opponent"));
     auto match = lobby_.quick_match(c.name, c.session->id(), *control, now());
     if (!match) return send(c, wire::error(rid, match.error()));
     if (!*match) return send(c, {rid, proto::Seeking{m.time_control}});
@@ -203,7 +213,9 @@ void Server::on_room_request(Client& c, std::uint64_t rid, const proto::ClientBo
                     return std::unexpected(server::Error{server::ErrorCode::ChatTooLong, "a chat line holds at most " +
                                                                              std::to_string(proto::kMaxChatBytes) +
                                                                              " bytes"});
-                return room->chat(who, m.text);
+                return room->chat(who, m.text, c.name);
+            } else if constexpr (std::is_same_v<T, proto::Claim>) {
+                return room->claim(who, m.kind == proto::ClaimKind::Win, at);
             } else {
                 return std::unexpected(server::Error{server::ErrorCode::NotAPlayer, "not a room request"});
             }

@@ -123,6 +123,8 @@ Reply Lobby::watch(const RoomId& id, ParticipantId who, std::string_view join_co
     if (it == rooms_.end()) return fail(ErrorCode::NoSuchGame, "no game " + id);
     if (it->second.join_code && *it->second.join_code != join_code)
         return fail(ErrorCode::WrongJoinCode, "game " + id + " is private: it needs its join code");
+    // A player asking to watch its own game just wants a Snapshot (to resynchronise).
+    if (it->second.room->seat_of(who)) return Events{};
     return it->second.room->add_spectator(who);
 }
 

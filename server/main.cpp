@@ -41,6 +41,8 @@ int main(int argc, char** argv) {
     int discovery_port = xq::proto::kDiscoveryPort;
     std::size_t per_address = 64;
     int bots = 0;
+    int grace_seconds = 60;
+    double rate_per_second = 20, rate_burst = 40;
     std::string bot_levels = "2,4,6", bot_time_control = "5+3";
     po::options_description options("xiangqi-server options");
     options.add_options()("help", "show this help")(
@@ -52,6 +54,11 @@ int main(int argc, char** argv) {
         "UDP port answering LAN discovery; 0 turns discovery off")(
         "max-connections-per-address", po::value(&per_address)->default_value(per_address),
         "connections allowed from one client address")(
+        "grace-seconds", po::value(&grace_seconds)->default_value(grace_seconds),
+        "how long a dropped player may take to resume before the opponent may claim the game")(
+        "rate-limit", po::value(&rate_per_second)->default_value(rate_per_second),
+        "requests per second each connection may make (pings are free); 0 turns the limit off")(
+        "rate-burst", po::value(&rate_burst)->default_value(rate_burst), "requests a quiet connection may make at once")(
         "bots", po::value(&bots)->default_value(bots), "keep this many computer opponents (xiangqi-bot) in the lobby")(
         "bot-levels", po::value(&bot_levels)->default_value(bot_levels), "their levels 1-8, given to the bots in turn")(
         "bot-time-control", po::value(&bot_time_control)->default_value(bot_time_control),
@@ -100,6 +107,13 @@ int main(int argc, char** argv) {
     }
     if (discovery_port > 0) config.discovery = static_cast<std::uint16_t>(discovery_port);
     config.connections.max_per_address = per_address;
+    if (grace_seconds < 0 || grace_seconds > 86400 || rate_per_second < 0 || rate_burst < 1) {
+        std::cerr << "xiangqi-server: --grace-seconds must be 0 to 86400, --rate-limit at least 0, --rate-burst at least 1\n";
+        return 2;
+    }
+    config.grace = std::chrono::seconds(grace_seconds);
+    config.rate.per_second = rate_per_second;
+    config.rate.burst = rate_burst;
     std::vector<BotSpec> bot_specs;
     std::optional<std::filesystem::path> bot_binary;
     if (bots < 0 || bots > 64) {

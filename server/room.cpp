@@ -63,6 +63,8 @@ std::string_view code_name(ErrorCode code) {
             return "no_such_game";
         case ErrorCode::WrongJoinCode:
             return "wrong_join_code";
+        case ErrorCode::ClaimNotAllowed:
+            return "claim_not_allowed";
     }
     return "";
 }
@@ -114,6 +116,10 @@ std::expected<Color, Error> Room::playing(ParticipantId who) const {
 }
 
 void Room::emit(Events& out, EventBody body, Audience audience) {
+    if (!versioned(body)) {
+        out.push_back(Event{0, audience, std::move(body)});
+        return;
+    }
     Event event{++version_, audience, std::move(body)};
     log_.push_back(event);
     if (log_.size() > kHistory) {
@@ -188,22 +194,31 @@ std::expected<Joined, Error> Room::resume(std::string_view token, ParticipantId 
         s.participant = who;
         if (!s.connected) {
             s.connected = true;
-            emit(out, PlayerConnection{c, true});
+            s.away_until.reset();
+            emit(out, PlayerConnection{c, true, std::nullopt});
         }
         return Joined{c, s.token, std::move(out)};
     }
     return std::unexpected(Error{ErrorCode::BadToken, "that token holds no seat in this game"});
 }
 
-Reply Room::set_connected(ParticipantId who, bool connected) {
+Reply Room::set_connected(ParticipantId who, bool connected, TimePoint now, Millis grace) {
     const auto c = player(who);
     if (!c) return std::unexpected(c.error());
     Events out;
-    if (seat(*c).connected != connected) {
-        seat_mut(*c).connected = connected;
-        emit(out, PlayerConnection{*c, connected});
+    Seat& s = seat_mut(*c);
+    if (s.connected != connected) {
+        s.connected = connected;
+        s.away_until = connected ? std::nullopt : std::optional<TimePoint>(now + grace);
+        emit(out, PlayerConnection{*c, connected, grace_left(*c, now)});
     }
     return out;
+}
+
+std::optional<Millis> Room::grace_left(Color c, TimePoint now) const {
+    const auto& until = seat(c).away_until;
+    if (!until) return std::nullopt;
+    return std::max(Millis{}, std::chrono::ceil<Millis>(*until - now));
 }
 
 Reply Room::add_spectator(ParticipantId who) {
@@ -223,7 +238,7 @@ Reply Room::remove_spectator(ParticipantId who) {
     return out;
 }
 
-Reply Room::chat(ParticipantId who, std::string_view text) {
+Reply Room::chat(ParticipantId who, std::string_view text, std::string_view spectator_name) {
     const auto c = seat_of(who);
     if (!c && !is_spectator(who))
         return std::unexpected(Error{ErrorCode::NotAPlayer, "you are not in this room"});
@@ -235,7 +250,10 @@ Reply Room::chat(ParticipantId who, std::string_view text) {
     if (c)
         emit(out, ChatLine{ChatChannel::Players, seat(*c).name, std::string(text)}, Audience::Everyone);
     else
-        emit(out, ChatLine{ChatChannel::Spectators, "spectator " + std::to_string(who), std::string(text)},
+        emit(out,
+             ChatLine{ChatChannel::Spectators,
+                      spectator_name.empty() ? "spectator " + std::to_string(who) : std::string(spectator_name),
+                      std::string(text)},
              Audience::Spectators);
     return out;
 }
@@ -250,7 +268,7 @@ Snapshot Room::snapshot(TimePoint now) const {
     snap.clocks = clock_.reading(now);
     for (Color c : {Color::Red, Color::Black})
         snap.seats[static_cast<std::size_t>(index_of(c))] =
-            SeatView{seat(c).taken, seat(c).name, seat(c).connected};
+            SeatView{seat(c).taken, seat(c).name, seat(c).connected, grace_left(c, now)};
     snap.version = version_;
     snap.result = game_.result();
     snap.reason = game_.outcome().reason;

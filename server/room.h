@@ -43,12 +43,14 @@ struct Seat {
     ParticipantId participant = 0;
     std::string token;  // 128 random bits in hex; a reconnecting player proves its seat with it
     bool connected = false;
+    std::optional<TimePoint> away_until{};  // disconnected: when its grace period ends
 };
 
 struct SeatView {
     bool taken = false;
     std::string name;
     bool connected = false;
+    std::optional<Millis> grace_left{};  // disconnected: time left to come back (0 once run out)
 };
 
 // What a client needs to draw the room from scratch.
@@ -117,12 +119,22 @@ public:
     std::expected<Joined, Error> join(Color color, std::string name, ParticipantId who, TimePoint now);
     // A player reconnects on a new participant id with its seat's token.
     std::expected<Joined, Error> resume(std::string_view token, ParticipantId who);
-    Reply set_connected(ParticipantId who, bool connected);
+    // A player's connection dropped (it has `grace` to resume) or came back.
+    Reply set_connected(ParticipantId who, bool connected, TimePoint now, Millis grace = Millis{60000});
+    // For callers with no clock at hand (the fuzz driver): the grace period counts from now.
+    Reply set_connected(ParticipantId who, bool connected) {
+        return set_connected(who, connected, SteadyClock::now());
+    }
+    // Time left before the opponent of an absent `c` may claim; none while `c` is connected.
+    std::optional<Millis> grace_left(Color c, TimePoint now) const;
+    // The opponent has been away past its grace period: the claimer wins (or draws) by abandonment.
+    Reply claim(ParticipantId who, bool win, TimePoint now);
 
     Reply add_spectator(ParticipantId who);
     Reply remove_spectator(ParticipantId who);
     // Players write to the players' channel, spectators to the spectators' channel.
-    Reply chat(ParticipantId who, std::string_view text);
+    // A spectator's line is signed with `spectator_name` (its Hello name), if given.
+    Reply chat(ParticipantId who, std::string_view text, std::string_view spectator_name = {});
 
     // Plays `iccs` for the participant's seat; `expected_ply` is the ply count the client saw.
     std::expected<MoveDone, Error> move(ParticipantId who, MoveId move_id, int expected_ply,

@@ -27,14 +27,15 @@ std::expected<MoveDone, Error> Room::move(ParticipantId who, MoveId move_id, int
     // A retransmitted move (the client lost our reply) gets its original acknowledgement.
     if (auto it = std::ranges::find(acks, move_id, &Ack::id); it != acks.end())
         return MoveDone{ack_event(it->version), {}, true};
+    // Refusals in the protocol's order: seat, started, over, stale, turn, syntax, legality, ban.
     if (auto ok = playing(who); !ok) return std::unexpected(ok.error());
-    if (game_.position().side_to_move() != us)
-        return fail(ErrorCode::NotYourTurn, "it is " + side_name(~us) + "'s turn");
+    if (clock_.flag_fallen(now))
+        return fail(ErrorCode::GameOver, "the game is over: " + side_name(*clock_.turn()) + "'s time ran out");
     if (expected_ply != game_.ply_count())
         return fail(ErrorCode::StalePosition, "the game is at ply " + std::to_string(game_.ply_count()) +
                                                   ", not " + std::to_string(expected_ply));
-    if (clock_.flag_fallen(now))
-        return fail(ErrorCode::GameOver, "the game is over: " + side_name(us) + "'s time ran out");
+    if (game_.position().side_to_move() != us)
+        return fail(ErrorCode::NotYourTurn, "it is " + side_name(~us) + "'s turn");
     const auto m = parse_iccs(iccs);
     if (!m) return fail(ErrorCode::InvalidMoveSyntax, "'" + std::string(iccs) + "' is not a move like h2e2");
     if (!is_legal(game_.position(), *m))
@@ -115,6 +116,7 @@ Reply Room::accept_draw(ParticipantId who, TimePoint now) {
     if (*draw_offer_ == *us)
         return fail(ErrorCode::CannotAnswerOwnOffer, "you cannot accept your own draw offer");
     Events out;
+    emit(out, OfferAccepted{false, *us});
     [[maybe_unused]] const auto done = game_.agree_draw();
     finish(out, now);
     return out;
@@ -159,6 +161,7 @@ Reply Room::accept_takeback(ParticipantId who, TimePoint now) {
     takeback_by_.reset();
     draw_offer_.reset();
     Events out;
+    emit(out, OfferAccepted{true, *us});
     emit(out, TakebackApplied{takeback_plies_, game_.ply_count(), clock_.reading(now)});
     return out;
 }
@@ -187,6 +190,21 @@ Reply Room::abort(ParticipantId who, TimePoint now) {
     takeback_by_.reset();
     Events out;
     emit(out, GameAborted{*us});
+    return out;
+}
+
+Reply Room::claim(ParticipantId who, bool win, TimePoint now) {
+    const auto us = playing(who);
+    if (!us) return std::unexpected(us.error());
+    const auto left = grace_left(~*us, now);
+    if (!left)
+        return fail(ErrorCode::ClaimNotAllowed, "your opponent is connected");
+    if (*left > Millis{})
+        return fail(ErrorCode::ClaimNotAllowed, "your opponent may still come back for another " +
+                                                    std::to_string((left->count() + 999) / 1000) + " s");
+    Events out;
+    [[maybe_unused]] const auto done = game_.abandon(~*us, !win);
+    finish(out, now);
     return out;
 }
 

@@ -37,6 +37,7 @@ enum class ErrorCode {
     BadToken,              // resume with a token that matches no seat
     NoSuchGame,
     WrongJoinCode,
+    ClaimNotAllowed,  // the opponent is connected or still within its grace period
 };
 
 // Stable snake_case name for protocol messages and logs: "not_a_player", "banned_by_repetition".
@@ -124,14 +125,20 @@ struct SpectatorCount {
 struct PlayerConnection {
     Color color;
     bool connected;
+    std::optional<Millis> grace{};  // while away: how long the player had left to come back, when sent
+};
+// An offer (draw) or request (takeback) accepted; GameEnded or TakebackApplied follows.
+struct OfferAccepted {
+    bool takeback = false;
+    Color by;  // the side that accepted
 };
 
 using EventBody = std::variant<PlayerJoined, GameStarted, MoveMade, DrawOffered, DrawDeclined,
                                TakebackRequested, TakebackDeclined, TakebackApplied, ChatLine, GameEnded,
-                               GameAborted, SpectatorCount, PlayerConnection>;
+                               GameAborted, SpectatorCount, PlayerConnection, OfferAccepted>;
 
-// One entry of a room's log: versions count from 1 and every event takes the next one, so a
-// client that saw version V asks for everything after V.
+// One entry of a room's log: versions count from 1 and every versioned event takes the next one,
+// so a client that saw version V asks for everything after V. Unversioned events have version 0.
 struct Event {
     std::uint64_t version = 0;
     Audience audience = Audience::Everyone;
@@ -142,6 +149,16 @@ struct Event {
     }
 };
 using Events = std::vector<Event>;
+
+// Notices (seats filling, presence, spectator counts and spectators' chat) are not part of the
+// game's history: they carry no version, so the versions clients see go up by exactly 1.
+inline bool versioned(const EventBody& body) {
+    if (std::holds_alternative<PlayerJoined>(body) || std::holds_alternative<SpectatorCount>(body) ||
+        std::holds_alternative<PlayerConnection>(body))
+        return false;
+    const auto* chat = std::get_if<ChatLine>(&body);
+    return !chat || chat->channel == ChatChannel::Players;
+}
 
 // Most operations answer with the events to broadcast (possibly none) or an error; on an error
 // nothing has changed.

@@ -95,13 +95,23 @@ void Server::on_frame(const std::shared_ptr<Session>& session, std::string_view 
     Client& client = it->second;
     if (fresh) client.session = session;
     auto message = proto::decode_client(payload);
+    // Every request but a Ping spends a credit, undecodable ones too; a flooder is refused, then cut off.
+    if (!message || !std::holds_alternative<proto::Ping>(message->body)) {
+        const auto verdict = client.rate.take(config_.rate, now());
+        if (verdict != RateLimiter::Verdict::Allowed) {
+            send(client, wire::error(message ? message->request_id : 0, proto::ErrorCode::RateLimited,
+                                     "too many requests: slow down"));
+            if (verdict == RateLimiter::Verdict::Close) session->close(CloseReason::ByServer, true);
+            return;
+        }
+    }
     if (!message) {
         const auto& e = message.error();
         switch (e.code) {
             case proto::DecodeErrorCode::UnknownKind:
+            case proto::DecodeErrorCode::EmptyOneof:  // proto/README.md: an empty body is an unknown message
                 send(client, wire::error(e.request_id, proto::ErrorCode::UnknownMessage, e.message));
                 return;
-            case proto::DecodeErrorCode::EmptyOneof:
             case proto::DecodeErrorCode::InvalidValue:
                 send(client, wire::error(e.request_id, proto::ErrorCode::BadRequest, e.message));
                 return;
@@ -186,7 +196,8 @@ void Server::leave_all(Client& client) {
         }
         Room* room = lobby_.find(id);
         if (!room) continue;
-        const auto events = room->seat_of(who) ? room->set_connected(who, false) : room->remove_spectator(who);
+        const auto events =
+            room->seat_of(who) ? room->set_connected(who, false, now(), config_.grace) : room->remove_spectator(who);
         if (events) broadcast(id, *events);
     }
     client.rooms.clear();

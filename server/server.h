@@ -17,6 +17,7 @@
 #include "server/journal.h"
 #include "server/listener.h"
 #include "server/lobby.h"
+#include "server/rate_limit.h"
 #include "server/store.h"
 #include "server/store_checkpoint.h"
 
@@ -32,6 +33,9 @@ struct ServerConfig {
     // At most one SpectatorCount per room per interval, so a crowd arriving at once does not flood
     // the players; the count after a burst follows when the interval ends.
     std::chrono::milliseconds spectator_count_interval{1000};
+    // How long a disconnected player may take to resume before its opponent may claim the game.
+    std::chrono::milliseconds grace{std::chrono::seconds(60)};
+    RateLimits rate;  // per connection; Ping is free
 };
 
 class Server final : public SessionHandler {
@@ -57,11 +61,13 @@ private:
         std::string name;
         bool greeted = false;
         std::set<RoomId> rooms;  // rooms it sits in or watches
+        RateLimiter rate;
     };
     // Who is in a room, by participant (= session) id.
     using Members = std::map<ParticipantId, Role>;
 
     void dispatch(Client& client, const proto::ClientMessage& message);
+    bool hosts_waiting_game(const Client& client) const;
     void send(Client& client, const proto::ServerMessage& message);
     // Sends room events to every member allowed to see them. The one who asked (if any) gets its
     // copy with its request id, and the mover's copy of a MoveMade carries its move id.

@@ -50,7 +50,8 @@ std::optional<Result> parse_result(std::string_view text) {
 std::optional<Reason> parse_reason(std::string_view text) {
     for (Reason r : {Reason::None, Reason::Checkmate, Reason::Stalemate, Reason::PerpetualCheck,
                      Reason::PerpetualChase, Reason::Repetition, Reason::MoveLimit,
-                     Reason::InsufficientMaterial, Reason::Resignation, Reason::Agreement, Reason::Timeout})
+                     Reason::InsufficientMaterial, Reason::Resignation, Reason::Agreement, Reason::Timeout,
+                     Reason::Abandonment})
         if (to_string(r) == text) return r;
     return std::nullopt;
 }

@@ -94,6 +94,7 @@ proto::TimeControl time_control(const TimeControl& tc) {
 proto::Clock clock(const ClockReading& reading) {
     proto::Clock out{reading.red.count(), reading.black.count(), std::nullopt, std::nullopt};
     if (reading.running) out.running = side(*reading.running);
+    if (reading.move_left) out.move_cap_ms = reading.move_left->count();
     return out;
 }
 
@@ -121,6 +122,7 @@ proto::ErrorCode error_code(ErrorCode code) {
         case ErrorCode::BadToken: return P::BadToken;
         case ErrorCode::NoSuchGame: return P::NoSuchGame;
         case ErrorCode::WrongJoinCode: return P::WrongJoinCode;
+        case ErrorCode::ClaimNotAllowed: return P::ClaimNotAllowed;
     }
     return P::Internal;
 }
@@ -167,8 +169,10 @@ proto::Snapshot snapshot(const Room& room, TimePoint now, bool is_private, std::
     out.start_fen = s.start_fen;
     out.moves = s.moves;
     out.clock = clock(s.clocks);
-    out.red = {s.seats[0].name, s.seats[0].connected, std::nullopt};
-    out.black = {s.seats[1].name, s.seats[1].connected, std::nullopt};
+    for (auto [info, seat] : {std::pair{&out.red, &s.seats[0]}, std::pair{&out.black, &s.seats[1]}}) {
+        *info = {seat->name, seat->connected, std::nullopt};
+        if (seat->grace_left) info->grace_ms = static_cast<proto::Millis>(seat->grace_left->count());
+    }
     if (s.result != Result::Ongoing)
         out.outcome = outcome(s.result, s.reason, s.explanation, static_cast<int>(s.moves.size()),
                               room.game().outcome().plies);
@@ -199,6 +203,9 @@ std::optional<proto::RoomEvent> room_event(const Room& room, const Event& e, boo
                 return proto::OfferAnswered{id, v, proto::OfferKind::Draw, side(body.by), false};
             } else if constexpr (std::is_same_v<T, TakebackDeclined>) {
                 return proto::OfferAnswered{id, v, proto::OfferKind::Takeback, side(body.by), false};
+            } else if constexpr (std::is_same_v<T, OfferAccepted>) {
+                return proto::OfferAnswered{id, v, body.takeback ? proto::OfferKind::Takeback : proto::OfferKind::Draw,
+                                            side(body.by), true};
             } else if constexpr (std::is_same_v<T, server::TakebackApplied>) {
                 return proto::TakebackApplied{id, v, static_cast<std::uint32_t>(body.plies),
                                               static_cast<std::uint32_t>(body.ply_count), clock(body.clocks)};
@@ -233,7 +240,11 @@ std::optional<proto::ServerBody> event(const Room& room, const Event& e, bool wi
     const auto connection = [&](Color c, bool connected) {
         return proto::PlayerConnection{id, side(c), {room.seat(c).name, connected, std::nullopt}};
     };
-    if (const auto* c = std::get_if<server::PlayerConnection>(&e.body)) return connection(c->color, c->connected);
+    if (const auto* c = std::get_if<server::PlayerConnection>(&e.body)) {
+        auto out = connection(c->color, c->connected);
+        if (c->grace) out.player.grace_ms = static_cast<proto::Millis>(c->grace->count());
+        return out;
+    }
     if (const auto* j = std::get_if<PlayerJoined>(&e.body)) return connection(j->color, true);
     return std::nullopt;
 }

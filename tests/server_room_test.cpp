@@ -132,6 +132,89 @@ TEST(Room, RefusesBadMovesWithSpecificErrorsAndChangesNothing) {
     EXPECT_EQ(t.room.game().ply_count(), 0);
 }
 
+// The protocol's order: NOT_A_PLAYER, GAME_NOT_STARTED, GAME_OVER, STALE_POSITION, NOT_YOUR_TURN,
+// INVALID_MOVE_SYNTAX, ILLEGAL_MOVE, BANNED_BY_REPETITION.
+TEST(Room, MoveRefusalsComeInTheProtocolsOrder) {
+    Room waiting("r2", {5min, 0s, {}}, counter());
+    ASSERT_TRUE(waiting.join(Color::Red, "alice", kRed, t0));
+    EXPECT_EQ(waiting.move(kOutsider, 1, 7, "zz", t0).error().code, ErrorCode::NotAPlayer);
+    EXPECT_EQ(waiting.move(kRed, 1, 7, "zz", t0).error().code, ErrorCode::GameNotStarted);
+    Table t;
+    // Out of turn and stale at once: stale first, then out of turn, then syntax, then legality.
+    EXPECT_EQ(t.error_of_move(kBlack, "zz", 5), ErrorCode::StalePosition);
+    EXPECT_EQ(t.error_of_move(kBlack, "zz", 0), ErrorCode::NotYourTurn);
+    EXPECT_EQ(t.error_of_move(kRed, "zz", 0), ErrorCode::InvalidMoveSyntax);
+    // A fallen flag is GAME_OVER before a stale ply.
+    t.now = t0 + 6min;
+    EXPECT_EQ(t.error_of_move(kRed, "h2e2", 5), ErrorCode::GameOver);
+    ASSERT_TRUE(t.room.resign(kRed, t0 + 1s));
+    EXPECT_EQ(t.error_of_move(kBlack, "zz", 5), ErrorCode::GameOver);
+}
+
+TEST(Room, AbsentPlayerGraceThenClaim) {
+    Table t;
+    EXPECT_EQ(t.room.claim(kRed, true, t0).error().code, ErrorCode::ClaimNotAllowed);  // Black is here
+    const auto gone = t.room.set_connected(kBlack, false, t0, 10s);
+    ASSERT_TRUE(gone);
+    EXPECT_EQ(body<PlayerConnection>(gone->front()).grace, 10s);
+    EXPECT_EQ(t.room.snapshot(t0 + 4s).seats[1].grace_left, 6s);
+    EXPECT_FALSE(t.room.snapshot(t0 + 4s).seats[0].grace_left);
+    EXPECT_EQ(t.room.claim(kRed, true, t0 + 9s).error().code, ErrorCode::ClaimNotAllowed);
+    EXPECT_EQ(t.room.claim(kOutsider, true, t0 + 11s).error().code, ErrorCode::NotAPlayer);
+    EXPECT_EQ(t.room.claim(kBlack, true, t0 + 11s).error().code, ErrorCode::ClaimNotAllowed);  // Red is here
+    // Back in time: no claim; away again, a fresh grace period.
+    ASSERT_TRUE(t.room.resume(t.room.seat(Color::Black).token, kBlack));
+    EXPECT_EQ(t.room.claim(kRed, true, t0 + 11s).error().code, ErrorCode::ClaimNotAllowed);
+    ASSERT_TRUE(t.room.set_connected(kBlack, false, t0 + 12s, 10s));
+    EXPECT_EQ(t.room.claim(kRed, false, t0 + 21s).error().code, ErrorCode::ClaimNotAllowed);
+    const auto ended = t.room.claim(kRed, true, t0 + 22s);
+    ASSERT_TRUE(ended);
+    const auto& end = body<GameEnded>(ended->back());
+    EXPECT_EQ(end.result, Result::RedWins);
+    EXPECT_EQ(end.reason, Reason::Abandonment);
+    EXPECT_EQ(t.room.status(), Status::Finished);
+}
+
+TEST(Room, ClaimADrawAndAcceptedOffersAreAnnounced) {
+    Table t;
+    ASSERT_TRUE(t.room.set_connected(kRed, false, t0, 0s));
+    const auto drawn = t.room.claim(kBlack, false, t0);
+    ASSERT_TRUE(drawn);
+    EXPECT_EQ(body<GameEnded>(drawn->back()).result, Result::Draw);
+
+    Table u;
+    u.play("h2e2 h9g7");
+    ASSERT_TRUE(u.room.request_takeback(kRed));
+    const auto taken = u.room.accept_takeback(kBlack, u.now);
+    ASSERT_TRUE(taken);
+    ASSERT_EQ(taken->size(), 2u);
+    EXPECT_TRUE(body<OfferAccepted>((*taken)[0]).takeback);
+    EXPECT_EQ(body<OfferAccepted>((*taken)[0]).by, Color::Black);
+    EXPECT_EQ(body<TakebackApplied>((*taken)[1]).plies, 2);
+    EXPECT_EQ((*taken)[1].version, (*taken)[0].version + 1);
+    ASSERT_TRUE(u.room.offer_draw(kRed, u.now));
+    const auto agreed = u.room.accept_draw(kBlack, u.now);
+    ASSERT_TRUE(agreed);
+    EXPECT_FALSE(body<OfferAccepted>(agreed->front()).takeback);
+    EXPECT_EQ(body<GameEnded>(agreed->back()).reason, Reason::Agreement);
+}
+
+TEST(Room, MoveCapTimeLeftIsInTheClock) {
+    Table t({5min, 0s, 30s});
+    EXPECT_EQ(t.room.snapshot(t0 + 10s).clocks.move_left, 20s);
+    t.play("h2e2");  // at t0 + 1s
+    EXPECT_EQ(t.room.snapshot(t0 + 5s).clocks.move_left, 26s);
+    Table uncapped;
+    EXPECT_FALSE(uncapped.room.snapshot(t0).clocks.move_left);
+}
+
+TEST(Room, SpectatorChatIsSignedWithTheirName) {
+    Table t;
+    ASSERT_TRUE(t.room.add_spectator(kWatcher));
+    const auto line = t.room.chat(kWatcher, "hi", "carol");
+    EXPECT_EQ(body<ChatLine>(line->front()).from, "carol");
+}
+
 TEST(Room, MoveIdsAreExactlyOnce) {
     Table t;
     const auto first = t.room.move(kRed, 42, 0, "h2e2", t0 + 3s);
@@ -243,7 +326,7 @@ TEST(Room, TakebackOfOwnMoveRestoresTheClocks) {
     EXPECT_EQ(t.room.decline_takeback(kRed).error().code, ErrorCode::CannotAnswerOwnOffer);
     const auto applied = t.room.accept_takeback(kBlack, t0 + 30s);
     ASSERT_TRUE(applied);
-    const auto& tb = body<TakebackApplied>(applied->front());
+    const auto& tb = body<TakebackApplied>(applied->back());
     EXPECT_EQ(tb.plies, 1);
     EXPECT_EQ(tb.ply_count, 0);
     // Back to the start position's times; Red's clock restarts at the acceptance.
@@ -263,7 +346,7 @@ TEST(Room, TakebackAfterTheReplyTakesBothMoves) {
     EXPECT_FALSE(t.room.takeback_request());
     ASSERT_TRUE(t.room.request_takeback(kRed));
     const auto applied = t.room.accept_takeback(kBlack, t0 + 80s);
-    const auto& tb = body<TakebackApplied>(applied->front());
+    const auto& tb = body<TakebackApplied>(applied->back());
     EXPECT_EQ(tb.plies, 2);
     EXPECT_EQ(tb.ply_count, 2);
     EXPECT_EQ(tb.clocks, (ClockReading{5min - 10s, 5min - 20s, Color::Red}));
@@ -368,18 +451,23 @@ TEST(Room, EventVersionsAndEventsSince) {
     Table t;
     ASSERT_TRUE(t.room.add_spectator(kWatcher));
     const auto v = t.room.version();
-    EXPECT_EQ(v, 4u);  // two joins, the start, the spectator count
+    EXPECT_EQ(v, 1u);  // the start; joins and spectator counts are unversioned notices
     t.play("h2e2");
-    ASSERT_TRUE(t.room.chat(kWatcher, "nice"));
+    const auto spectator_line = t.room.chat(kWatcher, "nice");
+    ASSERT_TRUE(spectator_line);
+    EXPECT_EQ(spectator_line->front().version, 0u);  // not part of the game's history
+    const auto gone = t.room.set_connected(kBlack, false, t.now, 5s);
+    EXPECT_EQ(gone->front().version, 0u);
+    ASSERT_TRUE(t.room.resume(t.room.seat(Color::Black).token, kBlack));
     t.play("h9g7");
     const auto for_players = t.room.events_since(v, Role::Player);
     ASSERT_TRUE(for_players);
     ASSERT_EQ(for_players->size(), 2u);
     EXPECT_EQ((*for_players)[0].version, v + 1);
-    EXPECT_EQ((*for_players)[1].version, v + 3);
-    EXPECT_EQ(t.room.events_since(v, Role::Spectator)->size(), 3u);
+    EXPECT_EQ((*for_players)[1].version, v + 2);  // contiguous: the notices took no version
+    EXPECT_EQ(t.room.events_since(v, Role::Spectator)->size(), 2u);
     EXPECT_TRUE(t.room.events_since(t.room.version(), Role::Player)->empty());
-    EXPECT_EQ(t.room.events_since(0, Role::Player)->size(), 6u);
+    EXPECT_EQ(t.room.events_since(0, Role::Player)->size(), 3u);
     EXPECT_FALSE(t.room.events_since(t.room.version() + 1, Role::Player));  // from the future
 
     for (std::size_t i = 0; i < Room::kHistory; ++i) ASSERT_TRUE(t.room.chat(kRed, "spam"));
