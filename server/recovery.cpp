@@ -6,7 +6,7 @@
 namespace xq::server {
 
 std::expected<std::unique_ptr<Room>, std::string> restore_room(const RecoverableGame& g, RandomSource random,
-                                                               TimePoint now, const Room* previous) {
+                                                               TimePoint now, Millis grace, const Room* previous) {
     const LiveGameRecord& r = g.game.record;
     const auto start = parse_fen(r.start_fen);
     if (!start) return std::unexpected("game " + r.id + ": bad start position");
@@ -16,13 +16,15 @@ std::expected<std::unique_ptr<Room>, std::string> restore_room(const Recoverable
     RestoredGame game;
     game.start = *start;
     game.version = g.version;
-    game.seats[static_cast<std::size_t>(index_of(Color::Red))] = {r.red_name, r.red_token, 0, false};
-    game.seats[static_cast<std::size_t>(index_of(Color::Black))] = {r.black_name, r.black_token, 0, false};
+    game.seats[static_cast<std::size_t>(index_of(Color::Red))] = {r.red_name, r.red_token, 0, false, now + grace};
+    game.seats[static_cast<std::size_t>(index_of(Color::Black))] = {r.black_name, r.black_token, 0, false,
+                                                                     now + grace};
     if (previous)
         for (Color c : {Color::Red, Color::Black}) {
             auto& seat = game.seats[static_cast<std::size_t>(index_of(c))];
             seat.participant = previous->seat(c).participant;
             seat.connected = previous->seat(c).connected;
+            seat.away_until = previous->seat(c).away_until;
         }
     for (std::size_t i = 0; i < g.game.moves.size(); ++i) {
         const JournalMove& m = g.game.moves[i];
@@ -34,7 +36,7 @@ std::expected<std::unique_ptr<Room>, std::string> restore_room(const Recoverable
     return room;
 }
 
-RecoveryReport recover_games(Store& store, Lobby& lobby, RandomSource random, TimePoint now) {
+RecoveryReport recover_games(Store& store, Lobby& lobby, RandomSource random, TimePoint now, Millis grace) {
     RecoveryReport report;
     auto games = store.load_recoverable_games();
     if (!games) {
@@ -42,7 +44,7 @@ RecoveryReport recover_games(Store& store, Lobby& lobby, RandomSource random, Ti
         return report;
     }
     for (const RecoverableGame& g : *games) {
-        auto room = restore_room(g, random, now);
+        auto room = restore_room(g, random, now, grace);
         if (!room) {
             report.errors.push_back(room.error());
             continue;

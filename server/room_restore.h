@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct RestoredSeat {
     std::string token;
     ParticipantId participant = 0;  // 0: nobody connected yet (after a crash)
     bool connected = false;
+    std::optional<TimePoint> away_until;  // not connected: when its grace period ends
 };
 
 struct RestoredMove {

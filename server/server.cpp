@@ -342,14 +342,15 @@ void Server::roll_back(const RoomId& id) {
                 if (auto events = room->abort(room->seat(c).participant, now()); events) return broadcast(id, *events);
         return;
     }
-    auto rebuilt = restore_room(*found, secure_random, now(), room);
+    auto rebuilt = restore_room(*found, secure_random, now(), std::chrono::duration_cast<Millis>(config_.grace), room);
     if (!rebuilt) return log(LogLevel::Error, "journal: ", rebuilt.error());
     lobby_.adopt(std::move(*rebuilt), lobby_.join_code(id), now());
     arm_flag_timer(lobby_.find(id));
 }
 
 void Server::recover() {
-    const auto report = recover_games(store_, lobby_, secure_random, now());
+    const auto report =
+        recover_games(store_, lobby_, secure_random, now(), std::chrono::duration_cast<Millis>(config_.grace));
     for (const RoomId& id : report.private_rooms) private_rooms_.insert(id);
     for (const std::string& e : report.errors) log(LogLevel::Error, "recovery: ", e);
     if (report.restored > 0) log(LogLevel::Info, "restored ", report.restored, " live game(s) from the journal");

@@ -204,6 +204,10 @@ TEST(CrashRecovery, KilledServerRestoresLiveGamesAndPlayersResumeWithTokens) {
     EXPECT_EQ(snap.clock.black_ms, last.clock.black_ms);
     EXPECT_EQ(snap.clock.running, Side::Red);
     EXPECT_GT(snap.clock.red_ms, last.clock.red_ms - 1000);  // paused while the server was down
+    // Bob has not come back yet: away, with a full grace period counted from the restart.
+    EXPECT_FALSE(snap.black.connected);
+    ASSERT_TRUE(snap.black.grace_ms.has_value());
+    EXPECT_GT(*snap.black.grace_ms, 50'000);
 
     // A retry of a move journaled before the crash: the original acknowledgement, nothing played.
     const auto retry = ann->call(MakeMove{game, "h0g2", 12, 2});
