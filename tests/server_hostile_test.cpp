@@ -15,23 +15,9 @@ namespace {
 using namespace proto;
 using namespace std::chrono_literals;
 using test::TestClient;
+using test::as;
+using test::error_of;
 namespace asio = boost::asio;
-
-template <class T>
-T as(const ServerMessage& m) {
-    const T* body = std::get_if<T>(&m.body);
-    if (!body) {
-        const auto* e = std::get_if<Error>(&m.body);
-        ADD_FAILURE() << "unexpected message kind " << m.body.index() << (e ? " error: " + e->message : "");
-        return T{};
-    }
-    return *body;
-}
-
-proto::ErrorCode error_of(const ServerMessage& m) {
-    const auto* e = std::get_if<Error>(&m.body);
-    return e ? e->code : proto::ErrorCode::Unspecified;
-}
 
 const TimeControl kBlitz{5, 3, std::nullopt};
 

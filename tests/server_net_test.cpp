@@ -15,6 +15,7 @@
 #include "proto/discovery.h"
 #include "server/log.h"
 #include "server/server.h"
+#include "support/server_fixture.h"
 #include "support/test_client.h"
 
 namespace xq {
@@ -23,64 +24,14 @@ namespace {
 using namespace proto;
 using test::TestClient;
 
-class ServerTest : public ::testing::Test {
+// The in-process server of support/server_fixture.h, with LAN discovery on an ephemeral UDP port.
+class ServerTest : public test::ServerFixture {
 protected:
-    void SetUp() override {
-        dir_ = std::filesystem::temp_directory_path() /
-               ("xq-server-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter_++));
-        std::filesystem::create_directories(dir_);
-        server::ServerConfig config;
-        config.listen = server::tcp::endpoint(server::asio::ip::make_address("127.0.0.1"), 0);
-        config.db = dir_ / "test.db";
-        config.name = "test server";
-        config.discovery = 0;  // an ephemeral UDP port
-        if (std::getenv("XQ_TEST_DEBUG")) server::set_log_level(server::LogLevel::Debug);
-        configure(config);
-        server_ = std::make_unique<server::Server>(io_, config);
-        server_->start();
-        thread_ = std::thread([this] { io_.run(); });
-    }
-    void TearDown() override {
-        server::asio::post(io_, [this] {
-            server_->stop();
-            io_.stop();
-        });
-        thread_.join();
-        server_.reset();
-        std::filesystem::remove_all(dir_);
-    }
-
-    virtual void configure(server::ServerConfig&) {}
-
-    std::unique_ptr<TestClient> client(const std::string& name) {
-        auto c = std::make_unique<TestClient>(server_->port());
-        c->hello(name);
-        return c;
-    }
-
-    static inline int counter_ = 0;
-    std::filesystem::path dir_;
-    server::asio::io_context io_{1};
-    std::unique_ptr<server::Server> server_;
-    std::thread thread_;
+    void configure(server::ServerConfig& config) override { config.discovery = 0; }
 };
 
-// Returns a copy, so `const auto& x = as<T>(client.call(...))` does not dangle.
-template <class T>
-T as(const ServerMessage& m) {
-    const T* body = std::get_if<T>(&m.body);
-    if (!body) {
-        const auto* e = std::get_if<Error>(&m.body);
-        ADD_FAILURE() << "unexpected message kind " << m.body.index() << (e ? " error: " + e->message : "");
-        return T{};
-    }
-    return *body;
-}
-
-proto::ErrorCode error_of(const ServerMessage& m) {
-    const auto* e = std::get_if<Error>(&m.body);
-    return e ? e->code : proto::ErrorCode::Unspecified;
-}
+using test::as;
+using test::error_of;
 
 const TimeControl kBlitz{5, 3, std::nullopt};
 

@@ -16,22 +16,8 @@ namespace {
 using namespace proto;
 using namespace std::chrono_literals;
 using test::TestClient;
-
-template <class T>
-T as(const ServerMessage& m) {
-    const T* body = std::get_if<T>(&m.body);
-    if (!body) {
-        const auto* e = std::get_if<Error>(&m.body);
-        ADD_FAILURE() << "unexpected message kind " << m.body.index() << (e ? " error: " + e->message : "");
-        return T{};
-    }
-    return *body;
-}
-
-proto::ErrorCode error_of(const ServerMessage& m) {
-    const auto* e = std::get_if<Error>(&m.body);
-    return e ? e->code : proto::ErrorCode::Unspecified;
-}
+using test::as;
+using test::error_of;
 
 // The version of a versioned room event (0 for notices and spectators' chat).
 Version version_of(const ServerBody& body) {

@@ -60,4 +60,23 @@ protected:
     std::thread thread_;
 };
 
+// The reply's body as a T (a copy, so `const auto& x = as<T>(client.call(...))` does not dangle); a
+// different kind is a test failure that names it.
+template <class T>
+T as(const proto::ServerMessage& m) {
+    const T* body = std::get_if<T>(&m.body);
+    if (!body) {
+        const auto* e = std::get_if<proto::Error>(&m.body);
+        ADD_FAILURE() << "unexpected message kind " << m.body.index() << (e ? " error: " + e->message : "");
+        return T{};
+    }
+    return *body;
+}
+
+// The error code of a reply, Unspecified when it is not an Error.
+inline proto::ErrorCode error_of(const proto::ServerMessage& m) {
+    const auto* e = std::get_if<proto::Error>(&m.body);
+    return e ? e->code : proto::ErrorCode::Unspecified;
+}
+
 }  // namespace xq::test
