@@ -94,12 +94,6 @@ void GameModel::cue_for(const Position& before, Move m) {
         cues_.push_back(SoundCue::Move);
 }
 
-void GameModel::confirm_pending(std::uint64_t move_id) {
-    // The acknowledgement normally arrives as the MoveMade itself (apply_move); this covers a
-    // retry's answer arriving after the move was already applied.
-    if (pending_ && pending_->move_id == move_id) pending_.reset();
-}
-
 void GameModel::refuse_pending(const std::string& why) {
     pending_.reset();
     notice_ = why;

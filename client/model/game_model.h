@@ -81,7 +81,6 @@ public:
     // Move number `ply` (1 for the first) is `m`. An earlier ply already known is accepted when it
     // matches; a gap or a contradiction is an error (the caller resynchronises).
     std::expected<void, std::string> apply_move(int ply, Move m);
-    void confirm_pending(std::uint64_t move_id);
     // The server refused our pending move: the board returns and the reason is shown.
     void refuse_pending(const std::string& why);
     std::expected<void, std::string> take_back(int plies);

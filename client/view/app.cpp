@@ -55,7 +55,6 @@ App::App(AppOptions options)
     context_.start_hotseat = [this] { begin_hotseat(); };
     context_.start_computer = [this](Color side, int level) { begin_computer(side, level); };
     context_.host_game = [this] { host_game(); };
-    context_.toast = [this](const std::string& text) { toast(text); };
     context_.save_pgn = [this] { save_pgn(); };
     context_.back = [this] {
         if (mode_ != Mode::Online) {  // leaving a local game returns to where we came from

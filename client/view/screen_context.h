@@ -37,7 +37,6 @@ struct ScreenContext {
     std::function<void()> start_hotseat;
     std::function<void(Color side, int level)> start_computer;
     std::function<void()> host_game;  // start a local server for the LAN and connect to it
-    std::function<void(const std::string&)> toast;
     std::function<void()> save_pgn;
     std::function<void()> back;  // leave the current screen
 };
