@@ -246,7 +246,8 @@ void DispatchDriver::on_move(Client& c, std::uint64_t rid, const proto::MakeMove
         return;
     }
     XQ_FUZZ_CHECK(room->game().ply_count() == plies + 1, "an accepted move is played once");
-    XQ_FUZZ_CHECK(to_iccs(room->game().moves().back()) == m.move, "the move played is the move sent");
+    // ICCS is read case-insensitively ("H2E2", "h2-e2"), so compare moves, not text.
+    XQ_FUZZ_CHECK(room->game().moves().back() == parse_iccs(m.move), "the move played is the move sent");
     broadcast(*id, done->events, rid);
 }
 
