@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <vector>
 
+#include <fcntl.h>
+
 #include "server/log.h"
 
 namespace xq::server {
@@ -24,6 +26,7 @@ Listener::Listener(asio::io_context& io, const tcp::endpoint& endpoint, Listener
     acceptor_.set_option(asio::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
     acceptor_.listen(asio::socket_base::max_listen_connections);
+    ::fcntl(acceptor_.native_handle(), F_SETFD, FD_CLOEXEC);
     port_ = acceptor_.local_endpoint().port();
 }
 
@@ -87,6 +90,9 @@ asio::awaitable<void> Listener::accept_loop() {
             socket.close(peer_ec);
             continue;
         }
+        // Asio opens sockets without close-on-exec: a child the server starts (xiangqi-server --bots)
+        // would inherit every open connection and keep it alive after the session closed it.
+        ::fcntl(socket.native_handle(), F_SETFD, FD_CLOEXEC);
         ++total_;
         ++per_address_[address];
         auto session = std::make_shared<Session>(std::move(socket), next_id_++, session_limits_, handler_);

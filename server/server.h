@@ -50,6 +50,8 @@ public:
     std::uint16_t port() const { return listener_.port(); }
     std::optional<std::uint16_t> discovery_port() const;
     const Lobby& lobby() const { return lobby_; }
+    // Open connections (sessions not yet closed and released). On the server's thread only.
+    std::size_t connections() const { return listener_.connections(); }
 
     void on_frame(const std::shared_ptr<Session>& session, std::string_view payload) override;
     void on_bad_frame(const std::shared_ptr<Session>& session, const proto::DecodeError& error) override;

@@ -21,6 +21,18 @@ bool would_block(const boost::system::error_code& ec) {
     return ec == asio::error::would_block || ec == asio::error::try_again;
 }
 
+// Closes for which the peer is not owed its last frames: the connection is reset.
+bool abortive(CloseReason reason) {
+    switch (reason) {
+        case CloseReason::Overflow:
+        case CloseReason::WriteError:
+        case CloseReason::IdleTimeout:
+        case CloseReason::FrameTimeout:
+        case CloseReason::FlushTimeout: return true;
+        default: return false;
+    }
+}
+
 void trim(std::string& buffer) {
     buffer.clear();
     if (buffer.capacity() > kKeepCapacity) std::string().swap(buffer);
@@ -57,6 +69,7 @@ std::string_view to_string(CloseReason reason) {
         case CloseReason::Overflow: return "write_queue_overflow";
         case CloseReason::IdleTimeout: return "idle_timeout";
         case CloseReason::FrameTimeout: return "frame_timeout";
+        case CloseReason::FlushTimeout: return "flush_timeout";
         case CloseReason::ByServer: return "closed_by_server";
     }
     return "closed";
@@ -188,6 +201,7 @@ void Session::on_written(const boost::system::error_code& ec) {
 void Session::close(CloseReason reason, bool flush) {
     if (closed_) return;
     close_reason_ = reason;
+    if (!closing_) closing_since_ = Clock::now();
     closing_ = true;
     if (!flush) return shut(reason);
     // Flushing: on_written() shuts once the queue has drained; with nothing queued, a posted shut
@@ -196,6 +210,10 @@ void Session::close(CloseReason reason, bool flush) {
 }
 
 std::optional<CloseReason> Session::timed_out(Clock::time_point now) const {
+    // A close waiting for its output to drain reads nothing more, so the timeouts below no longer
+    // apply; a peer that never reads would hold it open (and its socket) for ever.
+    if (closing_ && !closed_ && !failing_)
+        return now >= closing_since_ + limits_.frame_timeout ? std::optional(CloseReason::FlushTimeout) : std::nullopt;
     if (!reading()) return std::nullopt;
     if (partial_since_ != Clock::time_point{} && now >= partial_since_ + limits_.frame_timeout)
         return CloseReason::FrameTimeout;
@@ -213,7 +231,13 @@ void Session::shut(CloseReason reason) {
     if (closed_) return;
     closed_ = true;
     boost::system::error_code ignored;
-    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    if (abortive(reason)) {
+        // Reset, not a FIN: a FIN waits behind the unsent output, which a peer that does not read
+        // never lets through, so it would neither hear of the close nor free the kernel's buffer.
+        socket_.set_option(asio::socket_base::linger(true, 0), ignored);
+    } else {
+        socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    }
     socket_.close(ignored);  // the pending wait or write completes as aborted
     trim(pending_);
     queued_frames_ = 0;

@@ -28,7 +28,17 @@ struct SessionLimits {
     std::chrono::milliseconds frame_timeout{std::chrono::seconds(10)};  // a frame begun but unfinished
 };
 
-enum class CloseReason { PeerClosed, ReadError, WriteError, BadFrame, Overflow, IdleTimeout, FrameTimeout, ByServer };
+enum class CloseReason {
+    PeerClosed,
+    ReadError,
+    WriteError,
+    BadFrame,
+    Overflow,
+    IdleTimeout,
+    FrameTimeout,
+    FlushTimeout,  // a close that waited for its queued output longer than the frame timeout
+    ByServer
+};
 std::string_view to_string(CloseReason reason);
 
 class Session;
@@ -89,7 +99,8 @@ public:
     // Closes after the queued frames are written (or at once when `flush` is false).
     void close(CloseReason reason, bool flush = false);
 
-    // Why the session should close at `now` (silent, or inside one frame, for too long), if so.
+    // Why the session should close at `now` (silent, or inside one frame, for too long; or closing
+    // but unable to flush its output to a peer that does not read), if so.
     std::optional<CloseReason> timed_out(Clock::time_point now) const;
 
     std::uint64_t id() const { return id_; }
@@ -124,6 +135,7 @@ private:
     std::size_t queued_frames_ = 0;
     Clock::time_point last_read_;
     Clock::time_point partial_since_;  // when the unfinished frame began
+    Clock::time_point closing_since_;  // when a close began to wait for the queue to drain
     bool writing_ = false;
     bool closing_ = false;  // no more input; close once the queue drains
     bool failing_ = false;  // a close is posted; nothing more in or out
