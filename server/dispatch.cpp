@@ -5,7 +5,7 @@
 
 #include "proto/types.h"
 #include "server/log.h"
-#include "server/server.h"
+#include "server/dispatcher.h"
 #include "server/wire.h"
 
 namespace xq::server {
@@ -40,15 +40,15 @@ proto::GameId game_of(const T& m) {
 }  // namespace
 
 // One game waiting for an opponent per session, so one client cannot fill the lobby.
-bool Server::hosts_waiting_game(const Client& c) const {
-    const ParticipantId who = c.session->id();
+bool Dispatcher::hosts_waiting_game(const Client& c) const {
+    const ParticipantId who = c.peer->id();
     for (const RoomId& id : c.rooms)
         if (const Room* room = lobby_.find(id); room && room->status() == Status::Waiting && room->seat_of(who))
             return true;
     return false;
 }
 
-void Server::dispatch(Client& c, const proto::ClientMessage& message) {
+void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
     const std::uint64_t rid = message.request_id;
     const auto& body = message.body;
     if (const auto* hello = std::get_if<proto::Hello>(&body)) return on_hello(c, rid, *hello);
@@ -73,30 +73,30 @@ void Server::dispatch(Client& c, const proto::ClientMessage& message) {
         body);
 }
 
-void Server::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {
+void Dispatcher::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {
     if (m.protocol_version != proto::kProtocolVersion) {
         send(c, wire::error(rid, PE::UnsupportedVersion,
                             "this server speaks protocol version " + std::to_string(proto::kProtocolVersion) +
                                 ", the client " + std::to_string(m.protocol_version)));
-        c.session->close(CloseReason::ByServer, true);
+        c.peer->close(CloseReason::ByServer, true);
         return;
     }
-    c.name = clean_name(m.player_name, c.session->id());
+    c.name = clean_name(m.player_name, c.peer->id());
     c.greeted = true;
     char id[20];
-    std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(c.session->id()));
+    std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(c.peer->id()));
     send(c, {rid, proto::Welcome{config_.name, proto::kProtocolVersion, id}});
 }
 
-void Server::on_list(Client& c, std::uint64_t rid) {
+void Dispatcher::on_list(Client& c, std::uint64_t rid) {
     proto::GameList list;
-    const ParticipantId who = c.session->id();
+    const ParticipantId who = c.peer->id();
     for (const auto& g : lobby_.open_games(who)) list.open.push_back(wire::summary(g));
     for (const auto& g : lobby_.live_games(who)) list.live.push_back(wire::summary(g));
     send(c, {rid, std::move(list)});
 }
 
-void Server::on_create(Client& c, std::uint64_t rid, const proto::CreateGame& m) {
+void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame& m) {
     const auto control = wire::time_control(m.time_control);
     if (!control) return send(c, wire::error(rid, PE::BadRequest, control.error()));
     if (hosts_waiting_game(c))
@@ -104,7 +104,7 @@ void Server::on_create(Client& c, std::uint64_t rid, const proto::CreateGame& m)
     const ColorChoice color = m.color == proto::ColorChoice::Red     ? ColorChoice::Red
                               : m.color == proto::ColorChoice::Black ? ColorChoice::Black
                                                                      : ColorChoice::Random;
-    auto created = lobby_.create({c.name, c.session->id(), *control, color, m.is_private}, now());
+    auto created = lobby_.create({c.name, c.peer->id(), *control, color, m.is_private}, now());
     if (!created) return send(c, wire::error(rid, created.error()));
     if (m.is_private) private_rooms_.insert(created->id);
     enter(c, created->id, Role::Player);
@@ -113,22 +113,22 @@ void Server::on_create(Client& c, std::uint64_t rid, const proto::CreateGame& m)
     broadcast(created->id, created->events);
 }
 
-void Server::on_join(Client& c, std::uint64_t rid, const proto::JoinGame& m) {
+void Dispatcher::on_join(Client& c, std::uint64_t rid, const proto::JoinGame& m) {
     const auto id = wire::room_id(m.game_id);
     if (!id) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
-    auto seated = lobby_.join(*id, c.name, c.session->id(), m.join_code, now());
+    auto seated = lobby_.join(*id, c.name, c.peer->id(), m.join_code, now());
     if (!seated) return send(c, wire::error(rid, seated.error(), m.game_id));
     enter(c, *id, Role::Player);
     send(c, {rid, proto::Seated{m.game_id, wire::side(seated->joined.color), "", seated->joined.token}});
     broadcast(*id, seated->joined.events);
 }
 
-void Server::on_quick_match(Client& c, std::uint64_t rid, const proto::QuickMatch& m) {
+void Dispatcher::on_quick_match(Client& c, std::uint64_t rid, const proto::QuickMatch& m) {
     const auto control = wire::time_control(m.time_control);
     if (!control) return send(c, wire::error(rid, PE::BadRequest, control.error()));
     if (hosts_waiting_game(c))
         return send(c, wire::error(rid, PE::AlreadySeated, "you already host a game waiting for an opponent"));
-    auto match = lobby_.quick_match(c.name, c.session->id(), *control, now());
+    auto match = lobby_.quick_match(c.name, c.peer->id(), *control, now());
     if (!match) return send(c, wire::error(rid, match.error()));
     if (!*match) return send(c, {rid, proto::Seeking{m.time_control}});
     const Match& found = **match;
@@ -138,13 +138,13 @@ void Server::on_quick_match(Client& c, std::uint64_t rid, const proto::QuickMatc
         const auto client = clients_.find(who);
         if (client == clients_.end()) continue;
         enter(client->second, found.id, Role::Player);
-        send(client->second, {who == c.session->id() ? rid : 0, proto::Seated{game, wire::side(color), "", token}});
+        send(client->second, {who == c.peer->id() ? rid : 0, proto::Seated{game, wire::side(color), "", token}});
     }
     broadcast(found.id, found.events);
 }
 
-void Server::on_leave(Client& c, std::uint64_t rid, const proto::Leave& m) {
-    const ParticipantId who = c.session->id();
+void Dispatcher::on_leave(Client& c, std::uint64_t rid, const proto::Leave& m) {
+    const ParticipantId who = c.peer->id();
     if (m.game_id == 0) {
         if (auto left = lobby_.cancel_quick_match(who); !left) return send(c, wire::error(rid, left.error()));
         return send(c, {rid, proto::Left{0}});
@@ -168,34 +168,34 @@ void Server::on_leave(Client& c, std::uint64_t rid, const proto::Leave& m) {
     send(c, {rid, proto::Left{m.game_id}});
 }
 
-void Server::on_watch(Client& c, std::uint64_t rid, const proto::WatchGame& m) {
+void Dispatcher::on_watch(Client& c, std::uint64_t rid, const proto::WatchGame& m) {
     const auto id = wire::room_id(m.game_id);
     if (!id) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
-    auto events = lobby_.watch(*id, c.session->id(), m.join_code);
+    auto events = lobby_.watch(*id, c.peer->id(), m.join_code);
     if (!events) return send(c, wire::error(rid, events.error(), m.game_id));
     const Room* room = lobby_.find(*id);
-    enter(c, *id, room->seat_of(c.session->id()) ? Role::Player : Role::Spectator);
-    send(c, {rid, wire::snapshot(*room, now(), private_rooms_.contains(*id), room->seat_of(c.session->id()))});
+    enter(c, *id, room->seat_of(c.peer->id()) ? Role::Player : Role::Spectator);
+    send(c, {rid, wire::snapshot(*room, now(), private_rooms_.contains(*id), room->seat_of(c.peer->id()))});
     broadcast(*id, *events);
 }
 
-void Server::on_move(Client& c, std::uint64_t rid, const proto::MakeMove& m) {
+void Dispatcher::on_move(Client& c, std::uint64_t rid, const proto::MakeMove& m) {
     const auto id = wire::room_id(m.game_id);
     Room* room = id ? lobby_.find(*id) : nullptr;
     if (!room) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
-    auto done = room->move(c.session->id(), m.move_id, static_cast<int>(m.ply), m.move, now());
+    auto done = room->move(c.peer->id(), m.move_id, static_cast<int>(m.ply), m.move, now());
     if (!done) return send(c, wire::error(rid, done.error(), m.game_id));
     // A retried move id: the original acknowledgement again, nothing played.
     if (done->duplicate) return send(c, {rid, *wire::event(*room, done->ack, true)});
-    broadcast(*id, done->events, c.session->id(), rid);
+    broadcast(*id, done->events, c.peer->id(), rid);
 }
 
-void Server::on_room_request(Client& c, std::uint64_t rid, const proto::ClientBody& body) {
+void Dispatcher::on_room_request(Client& c, std::uint64_t rid, const proto::ClientBody& body) {
     const proto::GameId game = std::visit([](const auto& m) { return game_of(m); }, body);
     const auto id = wire::room_id(game);
     Room* room = id ? lobby_.find(*id) : nullptr;
     if (!room) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", game));
-    const ParticipantId who = c.session->id();
+    const ParticipantId who = c.peer->id();
     const TimePoint at = now();
     Reply reply = std::visit(
         [&](const auto& m) -> Reply {
@@ -228,7 +228,7 @@ void Server::on_room_request(Client& c, std::uint64_t rid, const proto::ClientBo
     broadcast(*id, *reply, who, rid);
 }
 
-void Server::on_resume(Client& c, std::uint64_t rid, const proto::Resume& m) {
+void Dispatcher::on_resume(Client& c, std::uint64_t rid, const proto::Resume& m) {
     const auto id = wire::room_id(m.game_id);
     if (!id) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
     const Room* before = lobby_.find(*id);
@@ -238,9 +238,9 @@ void Server::on_resume(Client& c, std::uint64_t rid, const proto::Resume& m) {
         for (Color color : {Color::Red, Color::Black})
             if (before->seat(color).taken && before->seat(color).token == m.token)
                 previous = before->seat(color).participant;
-    auto joined = lobby_.resume(*id, m.token, c.session->id());
+    auto joined = lobby_.resume(*id, m.token, c.peer->id());
     if (!joined) return send(c, wire::error(rid, joined.error(), m.game_id));
-    if (previous && *previous != c.session->id()) {
+    if (previous && *previous != c.peer->id()) {
         members_[*id].erase(*previous);
         if (auto old = clients_.find(*previous); old != clients_.end()) old->second.rooms.erase(*id);
     }
@@ -265,7 +265,7 @@ void Server::on_resume(Client& c, std::uint64_t rid, const proto::Resume& m) {
     broadcast(*id, joined->events);
 }
 
-void Server::on_list_archive(Client& c, std::uint64_t rid, const proto::ListArchive& m) {
+void Dispatcher::on_list_archive(Client& c, std::uint64_t rid, const proto::ListArchive& m) {
     flush_archive();  // a game that just ended is listed
     const std::uint32_t limit = m.limit == 0 ? kArchivePage : std::min(m.limit, kArchivePage);
     auto page = store_.list_archived(m.offset, limit,
@@ -277,7 +277,7 @@ void Server::on_list_archive(Client& c, std::uint64_t rid, const proto::ListArch
     send(c, {rid, std::move(out)});
 }
 
-void Server::on_get_archived(Client& c, std::uint64_t rid, const proto::GetArchived& m) {
+void Dispatcher::on_get_archived(Client& c, std::uint64_t rid, const proto::GetArchived& m) {
     flush_archive();
     const auto id = wire::room_id(m.game_id);
     auto game = id ? store_.fetch_archived(*id) : std::unexpected(StoreError{StoreErrorCode::NotFound, ""});

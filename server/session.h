@@ -18,6 +18,7 @@
 
 #include "proto/codec.h"
 #include "server/asio.h"
+#include "server/peer.h"
 
 namespace xq::server {
 
@@ -27,19 +28,6 @@ struct SessionLimits {
     std::chrono::milliseconds idle_timeout{std::chrono::minutes(2)};     // no byte at all
     std::chrono::milliseconds frame_timeout{std::chrono::seconds(10)};  // a frame begun but unfinished
 };
-
-enum class CloseReason {
-    PeerClosed,
-    ReadError,
-    WriteError,
-    BadFrame,
-    Overflow,
-    IdleTimeout,
-    FrameTimeout,
-    FlushTimeout,  // a close that waited for its queued output longer than the frame timeout
-    ByServer
-};
-std::string_view to_string(CloseReason reason);
 
 class Session;
 
@@ -80,7 +68,7 @@ struct SlotAllocator {
     bool operator==(const SlotAllocator<U>& other) const noexcept { return slot == other.slot; }
 };
 
-class Session : public std::enable_shared_from_this<Session> {
+class Session final : public Peer, public std::enable_shared_from_this<Session> {
 public:
     using Clock = std::chrono::steady_clock;
 
@@ -94,19 +82,19 @@ public:
     // it, else queued. Over the queue bounds the session is closed instead: a slow reader is
     // dropped, never buffered without limit. Never calls the handler back (a failure closes the
     // session from a posted handler), so a broadcast may deliver to many sessions in a loop.
-    void deliver(std::string_view payload);
+    void deliver(std::string_view payload) override;
 
     // Closes after the queued frames are written (or at once when `flush` is false).
-    void close(CloseReason reason, bool flush = false);
+    void close(CloseReason reason, bool flush = false) override;
 
     // Why the session should close at `now` (silent, or inside one frame, for too long; or closing
     // but unable to flush its output to a peer that does not read), if so.
     std::optional<CloseReason> timed_out(Clock::time_point now) const;
 
-    std::uint64_t id() const { return id_; }
+    std::uint64_t id() const override { return id_; }
     const std::string& peer() const { return peer_; }
     std::string peer_address() const;
-    bool open() const { return !closed_; }
+    bool open() const override { return !closed_; }
     std::size_t queued_bytes() const { return pending_.size() + inflight_.size(); }
 
 private:
