@@ -32,8 +32,9 @@ void Dispatcher::on_frame(const std::shared_ptr<Peer>& peer, std::string_view pa
     if (!message || !std::holds_alternative<proto::Ping>(message->body)) {
         const auto verdict = client.rate.take(config_.rate, now());
         if (verdict != RateLimiter::Verdict::Allowed) {
-            send(client, wire::error(message ? message->request_id : 0, proto::ErrorCode::RateLimited,
-                                     "too many requests: slow down"));
+            // A readable envelope's id is echoed even when the body does not decode (proto/README.md).
+            const std::uint64_t rid = message ? message->request_id : message.error().request_id;
+            send(client, wire::error(rid, proto::ErrorCode::RateLimited, "too many requests: slow down"));
             if (verdict == RateLimiter::Verdict::Close) peer->close(CloseReason::ByServer, true);
             return;
         }
