@@ -1,7 +1,9 @@
 #include "fuzz/dispatch_driver.h"
 
-#include <string_view>
-#include <tuple>
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <type_traits>
 #include <variant>
 
 #include "common/iccs.h"
@@ -9,36 +11,22 @@
 #include "common/pgn.h"
 #include "fuzz/fuzz_check.h"
 #include "proto/codec.h"
+#include "server/log.h"
 #include "server/wire.h"
 
 namespace xq::fuzz {
 namespace {
 
-using PE = proto::ErrorCode;
+// XQ_FUZZ_TRACE=1 prints every message a participant receives (to read a finding).
+const bool kTrace = std::getenv("XQ_FUZZ_TRACE") != nullptr;
 
-// Copied from server/dispatch.cpp (file-local there): display names are trimmed, stripped of
-// control characters and cut to 32 bytes on a character boundary.
-std::string clean_name(std::string_view raw, std::uint64_t session) {
-    std::string name;
-    for (char ch : raw)
-        if (static_cast<unsigned char>(ch) >= 0x20 && ch != 0x7f) name += ch;
-    while (!name.empty() && name.front() == ' ') name.erase(name.begin());
-    while (!name.empty() && name.back() == ' ') name.pop_back();
-    if (name.size() > 32) {
-        name.resize(32);
-        while (!name.empty() && (static_cast<unsigned char>(name.back()) & 0xC0) == 0x80) name.pop_back();
-        if (!name.empty() && static_cast<unsigned char>(name.back()) >= 0xC0) name.pop_back();
-    }
-    return name.empty() ? "guest-" + std::to_string(session) : name;
+server::Store open_store() {
+    auto store = server::Store::open(":memory:");
+    XQ_FUZZ_CHECK(store.has_value(), "an in-memory store opens");
+    return std::move(*store);
 }
 
-template <class T>
-proto::GameId game_of(const T& m) {
-    if constexpr (requires { m.game_id; }) return m.game_id;
-    return 0;
-}
-
-// The moves, ICCS separated by spaces, are legal one after another from the start.
+// The moves are legal one after another from the start.
 void check_legal(const Position& start, const std::vector<Move>& moves) {
     Position pos = start;
     for (Move m : moves) {
@@ -47,338 +35,278 @@ void check_legal(const Position& start, const std::vector<Move>& moves) {
     }
 }
 
+// The game and version of a versioned room event (RoomEvent alternatives), if `body` is one.
+template <class T>
+std::optional<std::pair<proto::GameId, std::uint64_t>> versioned(const T& body) {
+    if constexpr (requires { body.version; body.game_id; }) {
+        if constexpr (!std::is_same_v<T, proto::Snapshot>) return std::pair{body.game_id, body.version};
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
+void DispatchDriver::FakePeer::deliver(std::string_view payload) {
+    // As a session: nothing more goes out once a close was asked for.
+    if (open_ && !closing_) inbox.emplace_back(payload);
+}
+
 DispatchDriver::DispatchDriver()
-    : lobby_(
-          [this] {
-              // splitmix64: deterministic, so a crash reproduces from its input alone.
-              std::uint64_t z = (random_state_ += 0x9e3779b97f4a7c15ULL);
-              z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-              z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-              return z ^ (z >> 31);
-          },
-          [] { return server::WallTime{}; }, [this](const server::FinishedGame& g) { on_archive(g); }) {
-    for (Client& c : clients_) c.id = next_session_++;
+    : store_(open_store()),
+      dispatcher_([] {
+          server::DispatchConfig config;
+          config.name = "fuzz";
+          return config;
+      }(), store_, *this, [this] {
+          // splitmix64: deterministic, so a finding reproduces from its input alone.
+          std::uint64_t z = (random_state_ += 0x9e3779b97f4a7c15ULL);
+          z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+          z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+          return z ^ (z >> 31);
+      }) {
+    server::set_log_level(server::LogLevel::Off);
+    for (int slot = 0; slot < kParticipants; ++slot) new_peer(slot);
 }
 
-std::optional<server::RoomId> DispatchDriver::room_of(proto::GameId id) const {
-    if (id >= 1 && id <= 16) {
-        if (id <= created_.size()) return created_[id - 1];
-        return std::nullopt;
-    }
-    return server::wire::room_id(id);
+void DispatchDriver::new_peer(int slot) {
+    peers_[static_cast<std::size_t>(slot)] = std::make_shared<FakePeer>(next_peer_++);
+    views_[static_cast<std::size_t>(slot)] = {};
 }
 
-DispatchDriver::Client* DispatchDriver::client_by_id(server::ParticipantId id) {
-    for (Client& c : clients_)
-        if (c.id == id) return &c;
-    return nullptr;
+proto::GameId DispatchDriver::game_of(proto::GameId id) const {
+    if (id >= 1 && id <= 16 && id <= games_.size()) return games_[id - 1];
+    return id;
 }
 
-void DispatchDriver::send(const proto::ServerMessage& message) {
-    const std::string bytes = proto::encode(message);
-    XQ_FUZZ_CHECK(bytes.size() <= proto::kMaxFrameBytes, "every server message fits in a frame");
-    const auto back = proto::decode_server(bytes);
-    XQ_FUZZ_CHECK(back.has_value(), "every server message decodes");
-    XQ_FUZZ_CHECK(*back == message, "every server message decodes to itself");
+const server::Room* DispatchDriver::room(proto::GameId id) const {
+    const auto rid = server::wire::room_id(id);
+    return rid ? dispatcher_.lobby().find(*rid) : nullptr;
 }
 
-void DispatchDriver::error(std::uint64_t rid, const server::Error& e, proto::GameId game) {
-    XQ_FUZZ_CHECK(!e.detail.empty(), "a refusal says why");
-    send(server::wire::error(rid, e, game));
-}
-
-void DispatchDriver::check_events(const server::RoomId& id, const server::Events& events) {
-    std::uint64_t& seen = versions_[id];
-    for (const server::Event& e : events) {
-        // Notices (spectator counts, presence, spectators' chat) carry no version and skip the log.
-        if (e.version == 0) {
-            XQ_FUZZ_CHECK(!server::versioned(e.body), "only unversioned notices carry version 0");
-            continue;
-        }
-        XQ_FUZZ_CHECK(e.version == seen + 1, "a room's versions go up by one per event");
-        seen = e.version;
-    }
-}
-
-void DispatchDriver::broadcast(const server::RoomId& id, const server::Events& events, std::uint64_t rid) {
-    check_events(id, events);
-    const server::Room* room = lobby_.find(id);
-    if (!room) return;
-    for (const server::Event& e : events)
-        if (auto body = server::wire::event(*room, e, true)) send({rid, std::move(*body)});
-}
-
-void DispatchDriver::request(int slot, const proto::ClientMessage& message) {
-    Client& c = clients_[static_cast<std::size_t>(slot)];
-    dispatch(c, message.request_id, message.body);
-    check_rooms();
-}
-
-void DispatchDriver::dispatch(Client& c, std::uint64_t rid, const proto::ClientBody& body) {
-    if (const auto* hello = std::get_if<proto::Hello>(&body)) {
-        if (hello->protocol_version != proto::kProtocolVersion) return;  // refused, connection closed
-        c.name = clean_name(hello->player_name, c.id);
-        c.greeted = true;
-        return send({rid, proto::Welcome{"fuzz", proto::kProtocolVersion, std::to_string(c.id)}});
-    }
-    if (const auto* ping = std::get_if<proto::Ping>(&body)) return send({rid, proto::Pong{ping->nonce}});
-    if (!c.greeted) return;
+proto::ClientMessage DispatchDriver::with_secrets(proto::ClientMessage m) const {
     std::visit(
-        [&](const auto& m) {
-            using T = std::decay_t<decltype(m)>;
-            if constexpr (std::is_same_v<T, proto::ListGames>) {
-                proto::GameList list;
-                for (const auto& g : lobby_.open_games(c.id)) list.open.push_back(server::wire::summary(g));
-                for (const auto& g : lobby_.live_games(c.id)) list.live.push_back(server::wire::summary(g));
-                send({rid, std::move(list)});
-            } else if constexpr (std::is_same_v<T, proto::CreateGame>) on_create(c, rid, m);
-            else if constexpr (std::is_same_v<T, proto::JoinGame>) on_join(c, rid, m);
-            else if constexpr (std::is_same_v<T, proto::QuickMatch>) on_quick_match(c, rid, m);
-            else if constexpr (std::is_same_v<T, proto::Leave>) on_leave(c, rid, m);
-            else if constexpr (std::is_same_v<T, proto::WatchGame>) on_watch(c, rid, m);
-            else if constexpr (std::is_same_v<T, proto::MakeMove>) on_move(c, rid, m);
-            else if constexpr (std::is_same_v<T, proto::Resume>) on_resume(c, rid, m);
-            else if constexpr (std::is_same_v<T, proto::Resign> || std::is_same_v<T, proto::Abort> ||
-                               std::is_same_v<T, proto::MakeOffer> || std::is_same_v<T, proto::AnswerOffer> ||
-                               std::is_same_v<T, proto::SendChat>)
-                on_room_request(c, rid, body, game_of(m));
-            // Claim, ListArchive and GetArchived need the store or the grace timers: not driven here.
-        },
-        body);
-}
-
-void DispatchDriver::on_create(Client& c, std::uint64_t rid, const proto::CreateGame& m) {
-    const auto control = server::wire::time_control(m.time_control);
-    if (!control) return send(server::wire::error(rid, PE::BadRequest, control.error()));
-    const server::ColorChoice color = m.color == proto::ColorChoice::Red     ? server::ColorChoice::Red
-                                      : m.color == proto::ColorChoice::Black ? server::ColorChoice::Black
-                                                                             : server::ColorChoice::Random;
-    auto created = lobby_.create({c.name, c.id, *control, color, m.is_private}, now_);
-    if (!created) return error(rid, created.error());
-    created_.push_back(created->id);
-    XQ_FUZZ_CHECK(created->join_code.has_value() == m.is_private, "private games, and only they, get a code");
-    if (created->join_code) join_codes_[created->id] = *created->join_code;
-    c.rooms.insert(created->id);
-    send({rid, proto::Seated{server::wire::game_id(created->id), server::wire::side(created->color),
-                             created->join_code.value_or(""), created->token}});
-    broadcast(created->id, created->events);
-}
-
-void DispatchDriver::on_join(Client& c, std::uint64_t rid, const proto::JoinGame& m) {
-    const auto id = room_of(m.game_id);
-    if (!id) return send(server::wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
-    // "*" stands for the room's real join code, which the fuzzer cannot know.
-    const std::string code = m.join_code == "*" && join_codes_.contains(*id) ? join_codes_[*id] : m.join_code;
-    auto seated = lobby_.join(*id, c.name, c.id, code, now_);
-    if (!seated) return error(rid, seated.error(), m.game_id);
-    c.rooms.insert(*id);
-    send({rid, proto::Seated{m.game_id, server::wire::side(seated->joined.color), "", seated->joined.token}});
-    broadcast(*id, seated->joined.events);
-}
-
-void DispatchDriver::on_quick_match(Client& c, std::uint64_t rid, const proto::QuickMatch& m) {
-    const auto control = server::wire::time_control(m.time_control);
-    if (!control) return send(server::wire::error(rid, PE::BadRequest, control.error()));
-    auto match = lobby_.quick_match(c.name, c.id, *control, now_);
-    if (!match) return error(rid, match.error());
-    if (!*match) return send({rid, proto::Seeking{m.time_control}});
-    const server::Match& found = **match;
-    created_.push_back(found.id);
-    XQ_FUZZ_CHECK(found.red != found.black, "a quick match pairs two participants");
-    for (const auto& [who, color, token] : {std::tuple{found.red, Color::Red, found.red_token},
-                                            std::tuple{found.black, Color::Black, found.black_token}}) {
-        if (Client* seated = client_by_id(who)) seated->rooms.insert(found.id);
-        send({who == c.id ? rid : 0,
-              proto::Seated{server::wire::game_id(found.id), server::wire::side(color), "", token}});
-    }
-    broadcast(found.id, found.events);
-}
-
-void DispatchDriver::on_leave(Client& c, std::uint64_t rid, const proto::Leave& m) {
-    if (m.game_id == 0) {
-        if (auto left = lobby_.cancel_quick_match(c.id); !left) return error(rid, left.error());
-        return send({rid, proto::Left{0}});
-    }
-    const auto id = room_of(m.game_id);
-    server::Room* room = id ? lobby_.find(*id) : nullptr;
-    if (!room) return send(server::wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
-    if (room->is_spectator(c.id)) {
-        auto events = room->remove_spectator(c.id);
-        c.rooms.erase(*id);
-        send({rid, proto::Left{m.game_id}});
-        if (events) broadcast(*id, *events);
-        return;
-    }
-    if (auto cancelled = lobby_.cancel_game(*id, c.id); !cancelled) return error(rid, cancelled.error(), m.game_id);
-    XQ_FUZZ_CHECK(lobby_.find(*id) == nullptr, "a cancelled game is gone");
-    c.rooms.erase(*id);
-    send({rid, proto::Left{m.game_id}});
-}
-
-void DispatchDriver::on_watch(Client& c, std::uint64_t rid, const proto::WatchGame& m) {
-    const auto id = room_of(m.game_id);
-    if (!id) return send(server::wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
-    const std::string code = m.join_code == "*" && join_codes_.contains(*id) ? join_codes_[*id] : m.join_code;
-    auto events = lobby_.watch(*id, c.id, code);
-    if (!events) return error(rid, events.error(), m.game_id);
-    const server::Room* room = lobby_.find(*id);
-    XQ_FUZZ_CHECK(room != nullptr, "a watched room exists");
-    c.rooms.insert(*id);
-    send({rid, server::wire::snapshot(*room, now_, join_codes_.contains(*id), room->seat_of(c.id))});
-    broadcast(*id, *events);
-}
-
-void DispatchDriver::on_move(Client& c, std::uint64_t rid, const proto::MakeMove& m) {
-    const auto id = room_of(m.game_id);
-    server::Room* room = id ? lobby_.find(*id) : nullptr;
-    if (!room) return send(server::wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
-    const int plies = room->game().ply_count();
-    auto done = room->move(c.id, m.move_id, static_cast<int>(m.ply), m.move, now_);
-    if (!done) {
-        XQ_FUZZ_CHECK(room->game().ply_count() == plies, "a refused move changes nothing");
-        return error(rid, done.error(), m.game_id);
-    }
-    if (done->duplicate) {
-        XQ_FUZZ_CHECK(room->game().ply_count() == plies, "a retried move id plays nothing");
-        if (auto body = server::wire::event(*room, done->ack, true)) send({rid, std::move(*body)});
-        return;
-    }
-    XQ_FUZZ_CHECK(room->game().ply_count() == plies + 1, "an accepted move is played once");
-    // ICCS is read case-insensitively ("H2E2", "h2-e2"), so compare moves, not text.
-    XQ_FUZZ_CHECK(room->game().moves().back() == parse_iccs(m.move), "the move played is the move sent");
-    broadcast(*id, done->events, rid);
-}
-
-void DispatchDriver::on_room_request(Client& c, std::uint64_t rid, const proto::ClientBody& body, proto::GameId game) {
-    const auto id = room_of(game);
-    server::Room* room = id ? lobby_.find(*id) : nullptr;
-    if (!room) return send(server::wire::error(rid, PE::NoSuchGame, "no such game", game));
-    const server::ParticipantId who = c.id;
-    const server::TimePoint at = now_;
-    server::Reply reply = std::visit(
-        [&](const auto& m) -> server::Reply {
-            using T = std::decay_t<decltype(m)>;
-            if constexpr (std::is_same_v<T, proto::Resign>) return room->resign(who, at);
-            else if constexpr (std::is_same_v<T, proto::Abort>) return room->abort(who, at);
-            else if constexpr (std::is_same_v<T, proto::MakeOffer>)
-                return m.kind == proto::OfferKind::Draw ? room->offer_draw(who, at) : room->request_takeback(who);
-            else if constexpr (std::is_same_v<T, proto::AnswerOffer>) {
-                if (m.kind == proto::OfferKind::Draw) return m.accept ? room->accept_draw(who, at) : room->decline_draw(who);
-                return m.accept ? room->accept_takeback(who, at) : room->decline_takeback(who);
-            } else if constexpr (std::is_same_v<T, proto::SendChat>) {
-                if (m.text.size() > proto::kMaxChatBytes)
-                    return std::unexpected(server::Error{server::ErrorCode::ChatTooLong, "too long"});
-                return room->chat(who, m.text);
-            } else {
-                return std::unexpected(server::Error{server::ErrorCode::NotAPlayer, "not a room request"});
+        [&](auto& body) {
+            using T = std::decay_t<decltype(body)>;
+            if constexpr (requires { body.game_id; }) body.game_id = game_of(body.game_id);
+            if constexpr (requires { body.join_code; }) {
+                if (body.join_code == "*")
+                    if (const auto code = join_codes_.find(body.game_id); code != join_codes_.end())
+                        body.join_code = code->second;
+            }
+            if constexpr (std::is_same_v<T, proto::Resume>) {
+                if (body.token == "r" || body.token == "b") {
+                    const auto side = body.token == "r" ? proto::Side::Red : proto::Side::Black;
+                    if (const auto token = tokens_.find({body.game_id, side}); token != tokens_.end())
+                        body.token = token->second;
+                }
             }
         },
-        body);
-    if (!reply) return error(rid, reply.error(), game);
-    if (reply->empty()) return send(server::wire::error(rid, PE::OfferAlreadyPending, "already pending", game));
-    broadcast(*id, *reply, rid);
+        m.body);
+    return m;
 }
 
-void DispatchDriver::on_resume(Client& c, std::uint64_t rid, const proto::Resume& m) {
-    const auto id = room_of(m.game_id);
-    if (!id) return send(server::wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
-    std::string token = m.token;
-    // "r" and "b" stand for the Red and Black seats' real tokens, which the fuzzer cannot know.
-    if (const server::Room* room = lobby_.find(*id); room && (token == "r" || token == "b"))
-        token = room->seat(token == "r" ? Color::Red : Color::Black).token;
-    auto joined = lobby_.resume(*id, token, c.id);
-    if (!joined) return error(rid, joined.error(), m.game_id);
-    c.rooms.insert(*id);
-    const server::Room* room = lobby_.find(*id);
-    XQ_FUZZ_CHECK(room->seat(joined->color).participant == c.id, "a resumed seat belongs to its new session");
-    if (const auto missed = room->events_since(m.last_version, server::Role::Player); !missed) {
-        send({rid, server::wire::snapshot(*room, now_, join_codes_.contains(*id), joined->color)});
-    } else {
-        proto::Resumed resumed;
-        resumed.game_id = m.game_id;
-        resumed.your_side = server::wire::side(joined->color);
-        for (const server::Event& e : *missed) {
-            XQ_FUZZ_CHECK(e.version > m.last_version && e.version <= room->version(), "resume sends what was missed");
-            if (auto re = server::wire::room_event(*room, e, false)) resumed.events.push_back(std::move(*re));
+void DispatchDriver::request(int slot, std::string_view payload) {
+    FakePeer& peer = *peers_[static_cast<std::size_t>(slot)];
+    asked_ = {};
+    asked_.slot = slot;
+    std::string rewritten;
+    if (auto message = proto::decode_client(payload)) {
+        const proto::ClientMessage real = with_secrets(*message);
+        if (!(real == *message)) {
+            rewritten = proto::encode(real);
+            payload = rewritten;
         }
-        send({rid, std::move(resumed)});
+        asked_.request_id = real.request_id;
+        if (const auto* move = std::get_if<proto::MakeMove>(&real.body))
+            if (const server::Room* r = room(move->game_id)) asked_.plies_before = r->game().ply_count();
+        asked_.message = real;
+    } else {
+        // An envelope that was readable is answered with its request id; garbage with 0.
+        asked_.request_id = message.error().request_id;
     }
-    broadcast(*id, joined->events);
+    dispatcher_.on_frame(peers_[static_cast<std::size_t>(slot)], payload);
+    (void)peer;
+    end_turn();
+    // Every request is answered exactly once with its id (pushed events carry 0).
+    if (asked_.request_id != 0)
+        XQ_FUZZ_CHECK(asked_.replies == 1, "a request gets exactly one reply carrying its request id");
+    asked_ = {};
 }
 
 void DispatchDriver::reconnect(int slot) {
-    Client& c = clients_[static_cast<std::size_t>(slot)];
-    for (const server::RoomId& id : c.rooms) {
-        server::Room* room = lobby_.find(id);
-        if (!room) continue;
-        if (room->is_spectator(c.id)) {
-            if (auto events = room->remove_spectator(c.id)) broadcast(id, *events);
-        } else if (room->seat_of(c.id)) {
-            if (auto events = room->set_connected(c.id, false)) broadcast(id, *events);
-        }
-    }
-    if (lobby_.is_waiting(c.id)) (void)lobby_.cancel_quick_match(c.id);
-    c = Client{next_session_++, false, "", {}};
-    check_rooms();
+    auto& peer = peers_[static_cast<std::size_t>(slot)];
+    peer->open_ = false;
+    dispatcher_.on_closed(*peer);
+    new_peer(slot);
+    end_turn();
+}
+
+void DispatchDriver::sweep() {
+    dispatcher_.sweep_finished_rooms();
+    end_turn();
 }
 
 void DispatchDriver::advance(server::Millis by) {
     now_ += by;
-    for (const server::RoomId& id : lobby_.due(now_))
-        if (server::Room* room = lobby_.find(id)) {
-            auto events = room->check_flag(now_);
-            XQ_FUZZ_CHECK(events.has_value(), "check_flag never refuses");
-            broadcast(id, *events);
+    // The flag timer: each firing checks the due rooms and arms the next deadline.
+    for (int fired = 0; flag_at_ && *flag_at_ <= now_; ++fired) {
+        XQ_FUZZ_CHECK(fired < 64, "the flag timer is not re-armed for a deadline already past");
+        flag_at_.reset();
+        dispatcher_.on_flag_timer();
+    }
+    if (count_at_ && *count_at_ <= now_) {
+        count_at_.reset();
+        dispatcher_.on_count_timer();
+    }
+    if (const auto next = dispatcher_.lobby().next_deadline()) {
+        XQ_FUZZ_CHECK(*next > now_, "no flag is left unchecked");
+        XQ_FUZZ_CHECK(flag_at_ && *flag_at_ <= *next, "the flag timer is armed for the earliest deadline");
+    }
+    end_turn();
+}
+
+void DispatchDriver::end_turn() {
+    // The release the dispatcher posted: the journal commits, then the held frames go out.
+    if (release_posted_) {
+        release_posted_ = false;
+        dispatcher_.release();
+    }
+    XQ_FUZZ_CHECK(!release_posted_, "a release delivers without posting another");
+    for (int slot = 0; slot < kParticipants; ++slot) {
+        FakePeer& peer = *peers_[static_cast<std::size_t>(slot)];
+        for (const std::string& bytes : std::exchange(peer.inbox, {})) {
+            XQ_FUZZ_CHECK(bytes.size() <= proto::kMaxFrameBytes, "every server message fits in a frame");
+            const auto message = proto::decode_server(bytes);
+            XQ_FUZZ_CHECK(message.has_value(), "every server message decodes");
+            XQ_FUZZ_CHECK(proto::encode(*message) == bytes, "every server message decodes to itself");
+            check_message(slot, *message);
         }
-    if (const auto next = lobby_.next_deadline()) XQ_FUZZ_CHECK(*next > now_, "no flag is left unchecked");
+    }
+    // Closes the dispatcher asked for happen now (a session closes from a posted handler); the
+    // participant comes back as a new connection.
+    for (int slot = 0; slot < kParticipants; ++slot) {
+        auto& peer = peers_[static_cast<std::size_t>(slot)];
+        if (!peer->closing_) continue;
+        peer->open_ = false;
+        dispatcher_.on_closed(*peer);
+        new_peer(slot);
+    }
     check_rooms();
 }
 
-void DispatchDriver::sweep() {
-    lobby_.remove_ended_before(now_ - std::chrono::minutes(1));
-    check_rooms();
+void DispatchDriver::check_message(int slot, const proto::ServerMessage& m) {
+    View& view = views_[static_cast<std::size_t>(slot)];
+    if (kTrace) {
+        const auto* e = std::get_if<proto::Error>(&m.body);
+        std::fprintf(stderr, "participant %d <- request %llu, body %zu%s%s\n", slot,
+                     static_cast<unsigned long long>(m.request_id), m.body.index(), e ? ": " : "",
+                     e ? e->message.c_str() : "");
+    }
+    if (m.request_id != 0) {
+        XQ_FUZZ_CHECK(slot == asked_.slot && m.request_id == asked_.request_id,
+                      "a reply goes to the asker and echoes its request id");
+        ++asked_.replies;
+    }
+    std::visit(
+        [&](const auto& body) {
+            using T = std::decay_t<decltype(body)>;
+            if constexpr (std::is_same_v<T, proto::Seated>) {
+                XQ_FUZZ_CHECK(body.game_id != 0, "a seat is in a game");
+                if (std::find(games_.begin(), games_.end(), body.game_id) == games_.end())
+                    games_.push_back(body.game_id);
+                if (!body.join_code.empty()) join_codes_[body.game_id] = body.join_code;
+                if (body.side) tokens_[{body.game_id, *body.side}] = body.resume_token;
+                // A seat is handed out before the game's first event.
+                view.versions.try_emplace(body.game_id, 0);
+            } else if constexpr (std::is_same_v<T, proto::Snapshot>) {
+                const server::Room* r = room(body.game_id);
+                XQ_FUZZ_CHECK(r && body.version == r->version(), "a snapshot holds the room's version");
+                view.versions[body.game_id] = body.version;
+            } else if constexpr (std::is_same_v<T, proto::Resumed>) {
+                XQ_FUZZ_CHECK(asked_.message && std::holds_alternative<proto::Resume>(asked_.message->body),
+                              "Resumed answers a Resume");
+                std::uint64_t last = std::get<proto::Resume>(asked_.message->body).last_version;
+                for (const proto::RoomEvent& e : body.events) {
+                    const auto v = std::visit([](const auto& ev) { return ev.version; }, e);
+                    XQ_FUZZ_CHECK(v == last + 1, "Resumed replays every missed event in order");
+                    last = v;
+                }
+                const server::Room* r = room(body.game_id);
+                XQ_FUZZ_CHECK(r && last == r->version(), "Resumed brings the client up to the room's version");
+                view.versions[body.game_id] = last;
+            } else if constexpr (std::is_same_v<T, proto::Left>) {
+                view.versions.erase(body.game_id);
+            } else if constexpr (std::is_same_v<T, proto::ArchivedGame>) {
+                if (!body.pgn.empty()) {
+                    const auto records = read_pgn(body.pgn);
+                    XQ_FUZZ_CHECK(records.size() == 1 && records[0].ok(), "an archived game's PGN reads back");
+                    XQ_FUZZ_CHECK(records[0].game.moves.size() == body.moves.size(), "the PGN holds every move");
+                    for (std::size_t i = 0; i < body.moves.size(); ++i)
+                        XQ_FUZZ_CHECK(to_iccs(records[0].game.moves[i]) == body.moves[i],
+                                      "the PGN holds the game's moves");
+                }
+            } else if constexpr (std::is_same_v<T, proto::Error>) {
+                XQ_FUZZ_CHECK(!body.message.empty(), "a refusal says why");
+            } else if (const auto event = versioned(body); event && event->second != 0) {
+                check_event(slot, event->first, event->second, m);
+            }
+        },
+        m.body);
 }
 
-void DispatchDriver::on_archive(const server::FinishedGame& game) {
-    ++archived_;
-    XQ_FUZZ_CHECK(game.result != Result::Ongoing, "only finished games are archived");
-    const auto records = read_pgn(game.pgn);
-    XQ_FUZZ_CHECK(records.size() == 1 && records[0].ok(), "an archived game's PGN reads back");
-    XQ_FUZZ_CHECK(records[0].game.moves.size() == game.moves.size(), "the PGN holds every move");
-    for (std::size_t i = 0; i < game.moves.size(); ++i)
-        XQ_FUZZ_CHECK(to_iccs(records[0].game.moves[i]) == game.moves[i], "the PGN holds the game's moves");
-    auto out = server::wire::archived_game(server::wire::archived(game));
-    if (out.pgn.size() + out.moves.size() * 6 > proto::kMaxFrameBytes - 4096) out.pgn.clear();
-    send({1, std::move(out)});
+void DispatchDriver::check_event(int slot, proto::GameId game, std::uint64_t version, const proto::ServerMessage& m) {
+    View& view = views_[static_cast<std::size_t>(slot)];
+    const auto seen = view.versions.find(game);
+    XQ_FUZZ_CHECK(seen != view.versions.end(), "a room's events reach only those seated in it or watching it");
+    const auto* made = std::get_if<proto::MoveMade>(&m.body);
+    const auto* asked_move = asked_.message ? std::get_if<proto::MakeMove>(&asked_.message->body) : nullptr;
+    const bool ack = made && asked_move && m.request_id != 0;
+    if (ack) {
+        XQ_FUZZ_CHECK(made->move_id == asked_move->move_id, "a move's acknowledgement carries its move id");
+        const server::Room* r = room(game);
+        XQ_FUZZ_CHECK(r != nullptr, "an acknowledged move's room exists");
+        if (version <= seen->second) {
+            // A retried move id: the original acknowledgement again, nothing played.
+            XQ_FUZZ_CHECK(r->game().ply_count() == asked_.plies_before, "a retried move id plays nothing");
+            return;
+        }
+        // A move acknowledged is in the game, once, as sent.
+        XQ_FUZZ_CHECK(r->game().ply_count() == asked_.plies_before + 1, "an accepted move is played once");
+        XQ_FUZZ_CHECK(made->ply == static_cast<std::uint32_t>(r->game().ply_count()), "the ack names the move's ply");
+        const auto played = parse_iccs(made->move);
+        XQ_FUZZ_CHECK(played && r->game().moves().back() == *played, "the acknowledged move is the game's last");
+        XQ_FUZZ_CHECK(parse_iccs(asked_move->move) == played, "the move played is the move sent");
+    }
+    XQ_FUZZ_CHECK(version == seen->second + 1, "each client sees a room's versions one by one, with no gap");
+    seen->second = version;
 }
 
 void DispatchDriver::check_rooms() {
-    for (const server::RoomId& id : created_) {
-        const server::Room* room = lobby_.find(id);
-        if (!room) continue;
-        XQ_FUZZ_CHECK(room->version() == versions_[id], "every event of a room was broadcast");
-        const Game& game = room->game();
-        check_legal(game.start(), game.moves());
-        const bool both = room->seat(Color::Red).taken && room->seat(Color::Black).taken;
-        switch (room->status()) {
+    for (const proto::GameId game : games_) {
+        const server::Room* r = room(game);
+        if (!r) continue;
+        auto& last = room_versions_[game];
+        XQ_FUZZ_CHECK(r->version() >= last, "a room's version never goes back");
+        last = r->version();
+        const Game& g = r->game();
+        check_legal(g.start(), g.moves());
+        const bool both = r->seat(Color::Red).taken && r->seat(Color::Black).taken;
+        switch (r->status()) {
             case server::Status::Waiting:
-                XQ_FUZZ_CHECK(!both && game.moves().empty(), "a waiting room has a free seat and no moves");
+                XQ_FUZZ_CHECK(!both && g.moves().empty(), "a waiting room has a free seat and no moves");
                 break;
             case server::Status::Playing:
-                XQ_FUZZ_CHECK(both && !game.is_over(), "a game in play has two players and no result");
+                XQ_FUZZ_CHECK(both && !g.is_over(), "a game in play has two players and no result");
                 break;
             case server::Status::Finished:
-                XQ_FUZZ_CHECK(game.is_over(), "a finished game has a result");
+                XQ_FUZZ_CHECK(g.is_over(), "a finished game has a result");
                 break;
             case server::Status::Aborted:
-                XQ_FUZZ_CHECK(!game.is_over(), "an aborted game has no result");
+                XQ_FUZZ_CHECK(!g.is_over(), "an aborted game has no result");
                 break;
         }
-        if (const auto log = room->events_since(0, server::Role::Spectator); log && !log->empty())
-            XQ_FUZZ_CHECK(log->back().version <= room->version(), "the log holds no future event");
-        send({0, server::wire::snapshot(*room, now_, join_codes_.contains(id), std::nullopt)});
+        if (const auto log = r->events_since(0, server::Role::Spectator); log && !log->empty())
+            XQ_FUZZ_CHECK(log->back().version <= r->version(), "the log holds no future event");
     }
 }
 

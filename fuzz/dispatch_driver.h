@@ -1,78 +1,107 @@
 #pragma once
-// The server's request handling without sockets, for fuzz_dispatch. Server::dispatch needs a
-// Session (a TCP socket) and the Server opens its store and binds ports, so this driver mirrors
-// server/dispatch.cpp over the transport-free core instead: decoded requests from a few fake
-// participants go to a Lobby and its Rooms, every reply and event goes through server/wire.cpp and
-// the codec, and the invariants are checked after every request.
+// The server's real request handling (server::Dispatcher) driven without sockets, for
+// fuzz_dispatch. A few fake peers send frames, a fake loop owns the time and fires the flag and
+// spectator-count timers, and the store is an in-memory SQLite database, so the dispatcher, the
+// journal, the lobby and the rooms run exactly as in the server. After every step each message a
+// peer received is checked as a client would see it, and every room against its invariants.
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
-#include <set>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "proto/messages.h"
-#include "server/lobby.h"
+#include "server/dispatcher.h"
 
 namespace xq::fuzz {
 
-class DispatchDriver {
+class DispatchDriver final : private server::DispatchLoop {
 public:
     static constexpr int kParticipants = 4;
 
     DispatchDriver();
 
-    // Moves the fake clock on, fires due flags (as the server's timer does) and checks every room.
+    // Moves the fake clock on and fires the timers that fall due.
     void advance(server::Millis by);
-    // A request from participant `slot` (0..kParticipants-1).
-    void request(int slot, const proto::ClientMessage& message);
-    // The participant's connection drops: its seats are marked away, and it comes back as a new
-    // session that must say Hello again (and Resume to retake a seat).
+    // A frame's payload from participant `slot` (0..kParticipants-1).
+    void request(int slot, std::string_view payload);
+    // The participant's connection drops; it comes back as a new peer that must say Hello again
+    // (and Resume to retake a seat).
     void reconnect(int slot);
-    // The server's sweep: rooms that ended a minute ago go.
+    // The server's sweep of rooms that ended a minute ago.
     void sweep();
 
 private:
-    struct Client {
-        server::ParticipantId id = 0;
-        bool greeted = false;
-        std::string name;
-        std::set<server::RoomId> rooms;
+    // A connection as the dispatcher sees it; what it is sent is kept for the checks.
+    class FakePeer final : public server::Peer {
+    public:
+        explicit FakePeer(std::uint64_t id) : id_(id) {}
+        std::uint64_t id() const override { return id_; }
+        void deliver(std::string_view payload) override;
+        void close(server::CloseReason, bool) override { closing_ = true; }
+        bool open() const override { return open_; }
+
+        std::vector<std::string> inbox;  // delivered since the last check
+        bool closing_ = false;           // asked to close: reported closed at the end of the turn
+        bool open_ = true;
+
+    private:
+        std::uint64_t id_;
     };
 
-    void dispatch(Client& c, std::uint64_t rid, const proto::ClientBody& body);
-    void on_create(Client& c, std::uint64_t rid, const proto::CreateGame& m);
-    void on_join(Client& c, std::uint64_t rid, const proto::JoinGame& m);
-    void on_quick_match(Client& c, std::uint64_t rid, const proto::QuickMatch& m);
-    void on_leave(Client& c, std::uint64_t rid, const proto::Leave& m);
-    void on_watch(Client& c, std::uint64_t rid, const proto::WatchGame& m);
-    void on_move(Client& c, std::uint64_t rid, const proto::MakeMove& m);
-    void on_resume(Client& c, std::uint64_t rid, const proto::Resume& m);
-    void on_room_request(Client& c, std::uint64_t rid, const proto::ClientBody& body, proto::GameId game);
+    // What a participant has learnt from the wire, per game: its last version seen (the events
+    // it hears must continue from there).
+    struct View {
+        std::map<proto::GameId, std::uint64_t> versions;
+    };
+    // The request of the current step, if the step is one.
+    struct Asked {
+        int slot = -1;
+        std::uint64_t request_id = 0;
+        std::optional<proto::ClientMessage> message;  // as the dispatcher read it
+        int plies_before = -1;                        // MakeMove: the game's length before
+        int replies = 0;                              // messages carrying the request id
+    };
 
-    // Small game ids (1..16) name the rooms in creation order, so the fuzzer need not guess the
-    // 48-bit ids the lobby draws; larger ids are read as the server reads them.
-    std::optional<server::RoomId> room_of(proto::GameId id) const;
-    Client* client_by_id(server::ParticipantId id);
-    // "Sending": the message must fit in a frame and decode to itself.
-    void send(const proto::ServerMessage& message);
-    void broadcast(const server::RoomId& id, const server::Events& events, std::uint64_t rid = 0);
-    void error(std::uint64_t rid, const server::Error& e, proto::GameId game = 0);
-    void check_events(const server::RoomId& id, const server::Events& events);
+    // DispatchLoop.
+    server::TimePoint now() const override { return now_; }
+    void post_release() override { release_posted_ = true; }
+    void arm_flag_timer(server::TimePoint at) override { flag_at_ = at; }
+    void arm_count_timer(server::TimePoint at) override { count_at_ = at; }
+
+    // The loop's work after a step: the posted release, the closes, then every check.
+    void end_turn();
+    void check_message(int slot, const proto::ServerMessage& m);
+    void check_event(int slot, proto::GameId game, std::uint64_t version, const proto::ServerMessage& m);
     void check_rooms();
-    void on_archive(const server::FinishedGame& game);
+    // Small game ids (1..16) name the games in the order their seats were handed out, "*" stands
+    // for a private game's join code and "r"/"b" for the Red and Black seats' resume tokens, so
+    // the fuzzer reaches joined, resumed and finished games without guessing secrets.
+    proto::ClientMessage with_secrets(proto::ClientMessage m) const;
+    proto::GameId game_of(proto::GameId id) const;
+    const server::Room* room(proto::GameId id) const;
+    void new_peer(int slot);
 
     server::TimePoint now_{};
     std::uint64_t random_state_ = 0x9e3779b97f4a7c15ULL;
-    std::uint64_t next_session_ = 1;
-    server::Lobby lobby_;
-    std::array<Client, kParticipants> clients_;
-    std::vector<server::RoomId> created_;                   // every room ever made, in order
-    std::map<server::RoomId, std::uint64_t> versions_;      // the last version seen per room
-    std::map<server::RoomId, std::string> join_codes_;      // private rooms
-    std::size_t archived_ = 0;
+    std::uint64_t next_peer_ = 1;
+    bool release_posted_ = false;
+    std::optional<server::TimePoint> flag_at_;
+    std::optional<server::TimePoint> count_at_;
+    server::Store store_;
+    server::Dispatcher dispatcher_;
+    std::array<std::shared_ptr<FakePeer>, kParticipants> peers_;
+    std::array<View, kParticipants> views_;
+    Asked asked_;
+    std::vector<proto::GameId> games_;                                      // in order of first Seated
+    std::map<proto::GameId, std::string> join_codes_;                       // private games
+    std::map<std::pair<proto::GameId, proto::Side>, std::string> tokens_;  // per seat
+    std::map<proto::GameId, std::uint64_t> room_versions_;                 // never go back
 };
 
 }  // namespace xq::fuzz

@@ -1,7 +1,8 @@
 // fuzz_dispatch: requests from hostile clients. The input is a script of records for four fake
-// participants, played against a lobby and its rooms by DispatchDriver (the server's dispatch
-// without sockets). Each record is one byte, then for requests a 2-byte big-endian length and that
-// many bytes of payload, decoded as a ClientMessage exactly as the server decodes a frame:
+// participants, played against the server's own dispatcher by DispatchDriver (no sockets: fake
+// peers, fake time, an in-memory store). Each record is one byte, then for requests a 2-byte
+// big-endian length and that many bytes of payload, handed to the dispatcher as one frame's
+// payload (it decodes it exactly as for a client over TCP):
 //   bits 0-1  participant
 //   bits 2-4  time that passes first: 0, 50 ms, 1 s, 10 s, 70 s, 10 min, 0, 0
 //   bits 5-7  0-5 a request; 6 the participant reconnects; 7 the server sweeps ended rooms
@@ -12,7 +13,6 @@
 #include <string_view>
 
 #include "fuzz/dispatch_driver.h"
-#include "proto/codec.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace xq;
@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::string_view payload(reinterpret_cast<const char*>(data) + i + 2, length);
         i += 2 + length;
         // A frame that does not decode gets an error and, at worst, a closed connection.
-        if (const auto message = proto::decode_client(payload)) driver.request(slot, *message);
+        driver.request(slot, payload);
     }
     return 0;
 }
