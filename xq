@@ -25,9 +25,14 @@ usage: ./xq COMMAND [ARGS]
                            start a local server (announced on the LAN) and a client window connected
                            to it; --join connects to another machine's server instead
   client [ARGS]            the desktop client (xiangqi-client; --help lists every option)
-  test [--sanitize LIST] [CTEST ARGS]
-                           install, build, run the whole CTest suite under xvfb-run;
-                           --sanitize address,undefined builds separately (build-sanitize-LIST)
+  test [--plain | --sanitize LIST] [CTEST ARGS]
+                           install, build, run the whole CTest suite under xvfb-run, then build it
+                           again with AddressSanitizer and UndefinedBehaviorSanitizer in
+                           build-sanitize-address-undefined and run it there too (all but label
+                           fuzz, whose targets are sanitized already); fails if either run fails.
+                           --plain: the first run only. --sanitize LIST: only a run with those
+                           sanitizers (address,undefined or thread) in build-sanitize-LIST, with the
+                           runtime options and suppressions of cmake/sanitizers/
   build                    install and build only
   perft FEN|startpos DEPTH [--divide]
                            count legal move paths; the last line is "nodes N"; --divide first
@@ -64,7 +69,7 @@ usage: ./xq COMMAND [ARGS]
                            on build-fuzz/corpus/TARGET (seeded from fuzz/seeds/); prints the executions
   help                     this text
 
-Environment: XQ_BUILD_DIR (default ./build).
+Environment: XQ_BUILD_DIR (default ./build), XQ_JOBS (parallel compile jobs, default nproc).
 USAGE
 }
 
@@ -92,7 +97,7 @@ configure() {
 build_all() {
   ensure_packages
   configure
-  cmake --build "$build"
+  cmake --build "$build" -j "${XQ_JOBS:-$(nproc)}"
 }
 
 # Tool commands start at once when the build exists: only a quick up-to-date check of the tool.
@@ -102,6 +107,44 @@ ensure_tool() {
   else
     build_all >&2
   fi
+}
+
+# The sanitizer runtimes' options for a sanitized test run; the children the tests start
+# (xiangqi-server, xiangqi-bot, xiangqi-client) inherit them. Suppressions, each for a third-party
+# library only and each with its reason, are in cmake/sanitizers/. Options already in the
+# environment come last and so win.
+sanitizer_env() {
+  local supp="$root/cmake/sanitizers"
+  export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:check_initialization_order=1:strict_init_order=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+  export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+  export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+  export TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+}
+
+# Builds and runs the suite: run_suite "" [CTEST ARGS] in $build, run_suite LIST [CTEST ARGS] with
+# -fsanitize=LIST in build-sanitize-LIST (the libFuzzer smoke runs, label fuzz, are left out there:
+# their targets are built with ASan and UBSan by clang already).
+run_suite() {
+  local sanitize="$1" label_args=()
+  shift
+  if [[ -n "$sanitize" ]]; then
+    build="$root/build-sanitize-${sanitize//,/-}"
+    # Sanitizer instrumentation makes g++ 12 warn falsely inside Boost.Asio's coroutine frames
+    # (-Wmismatched-new-delete), so warnings stay warnings in this build.
+    cmake_extra=("-DCMAKE_CXX_FLAGS=-fsanitize=$sanitize -fno-omit-frame-pointer -fno-sanitize-recover=all"
+                 "-DXQ_WERROR=OFF")
+    label_args=(-LE fuzz)
+    sanitizer_env
+  fi
+  local started=$SECONDS status=0
+  build_all
+  log "built $build in $((SECONDS - started)) s; running the suite"
+  started=$SECONDS
+  cd "$build"
+  xvfb-run -a -s "-screen 0 1280x1024x24" \
+    ctest --output-on-failure --no-tests=error -j "$(nproc)" "${label_args[@]}" "$@" || status=$?
+  log "the suite in $build took $((SECONDS - started)) s (exit $status)"
+  return "$status"
 }
 
 cmake_extra=()
@@ -127,19 +170,31 @@ case "$command" in
     exec "$build/client/xiangqi-client" "${client_args[@]}" "$@"
     ;;
   test)
-    if [[ "${1:-}" == "--sanitize" ]]; then
-      [[ -n "${2:-}" ]] || { log "--sanitize needs a list, e.g. address,undefined"; exit 2; }
-      build="$root/build-sanitize-${2//,/-}"
-      # Sanitizer instrumentation makes g++ 12 warn falsely inside Boost.Asio's coroutine frames
-      # (-Wmismatched-new-delete), so warnings stay warnings in this build.
-      cmake_extra=("-DCMAKE_CXX_FLAGS=-fsanitize=$2 -fno-omit-frame-pointer -fno-sanitize-recover=all"
-                   "-DXQ_WERROR=OFF")
-      shift 2
-    fi
-    build_all
-    cd "$build"
-    xvfb-run -a -s "-screen 0 1280x1024x24" \
-      ctest --output-on-failure --no-tests=error -j "$(nproc)" "$@"
+    mode=both
+    case "${1:-}" in
+      --plain) mode=plain; shift ;;
+      --sanitize)
+        [[ -n "${2:-}" ]] || { log "--sanitize needs a list, e.g. address,undefined or thread"; exit 2; }
+        mode="$2"
+        shift 2
+        ;;
+    esac
+    case "$mode" in
+      plain) run_suite "" "$@" ;;
+      both)
+        # CI runs this: the plain suite, then the same suite under ASan+UBSan; both must pass. Each
+        # runs as a process of its own, so that set -e holds inside it; the second runs even when
+        # the first failed, so that one CI run tells both.
+        status=0
+        "$root/xq" test --plain "$@" || status=$?
+        ((status == 0)) || log "the plain suite failed (exit $status); the sanitized suite runs all the same"
+        san_status=0
+        "$root/xq" test --sanitize address,undefined "$@" || san_status=$?
+        ((san_status == 0)) || log "the address,undefined suite failed (exit $san_status)"
+        ((status == 0 && san_status == 0)) || exit 1
+        ;;
+      *) run_suite "$mode" "$@" ;;
+    esac
     ;;
   build) build_all ;;
   server)
