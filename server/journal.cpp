@@ -4,6 +4,7 @@
 
 #include "common/fen.h"
 #include "common/iccs.h"
+#include "server/log.h"
 
 namespace xq::server {
 namespace {
@@ -59,6 +60,10 @@ Journal::Outcome Journal::commit(Store& store) {
     } else {
         for (const JournalFailure& f : *done) out.failed.emplace(journal_game_id(records_[f.index]));
     }
+    // One chunk at most per turn; a failed step only leaves the log longer.
+    if (done)
+        if (auto compacted = store.compact_journal(); !compacted)
+            log(LogLevel::Warn, "journal: compaction failed (will retry): ", compacted.error().message);
     for (Asker& a : askers_)
         if (out.failed.contains(a.room)) out.askers.push_back(std::move(a));
     records_.clear();

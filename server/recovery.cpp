@@ -38,11 +38,13 @@ std::expected<std::unique_ptr<Room>, std::string> restore_room(const Recoverable
 
 RecoveryReport recover_games(Store& store, Lobby& lobby, RandomSource random, TimePoint now, Millis grace) {
     RecoveryReport report;
-    auto games = store.load_recoverable_games();
+    std::vector<StoreError> damaged;
+    auto games = store.load_recoverable_games(&damaged);
     if (!games) {
         report.errors.push_back("reading the journal: " + games.error().message);
         return report;
     }
+    for (const StoreError& e : damaged) report.errors.push_back("not restored: " + e.message);
     for (const RecoverableGame& g : *games) {
         auto room = restore_room(g, random, now, grace);
         if (!room) {

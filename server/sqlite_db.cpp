@@ -151,6 +151,7 @@ StoreResult<void> Database::exec(const std::string& script) {
 }
 
 std::int64_t Database::changes() const { return sqlite3_changes64(db_.get()); }
+std::int64_t Database::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_.get()); }
 bool Database::in_transaction() const { return sqlite3_get_autocommit(db_.get()) == 0; }
 void Database::set_busy_timeout(int ms) { sqlite3_busy_timeout(db_.get(), ms); }
 

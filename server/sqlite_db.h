@@ -71,6 +71,7 @@ public:
     StoreResult<void> exec(const std::string& script);
 
     std::int64_t changes() const;
+    std::int64_t last_insert_rowid() const;
     bool in_transaction() const;
     void set_busy_timeout(int ms);
 

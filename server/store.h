@@ -1,12 +1,14 @@
 #pragma once
 // The server's durable store, one SQLite file: the archive of finished games and the journal of
-// live ones. A live game is a `games` row with status 'live' plus one `moves` row per ply;
-// finishing it turns the same row into an archived game in one transaction, so a crash leaves a
-// game either live (and recoverable from its journal) or archived, never both or neither.
+// live ones. A live game is a `games` row with status 'live' plus its rows in `journal`, an
+// append-only log of moves and takebacks (store_schema.cpp, version 3); finishing it turns the
+// same games row into an archived game in one transaction, so a crash leaves a game either live
+// (and recoverable from its journal) or archived, never both or neither.
 //
 // The file runs in WAL mode with synchronous=NORMAL: a commit survives a crash of the process,
-// and the last commits before a power loss may be lost. Batching many moves into one
-// append_moves call (group commit) is what keeps the per-move cost low.
+// and the last commits before a power loss may be lost. Batching many moves into one commit
+// (group commit) into a log that only grows at its end is what keeps the per-move cost low: a
+// turn's moves fill one or two pages whatever games they belong to.
 //
 // A Store is used from one thread (the server's event loop). Nothing here throws.
 
@@ -16,6 +18,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -169,7 +172,7 @@ StoreResult<std::filesystem::path> db_path_from(std::optional<std::string_view> 
 
 class Store {
 public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     // Opens or creates the file, sets the connection up and brings the schema to kSchemaVersion.
     // The directory must exist. A file that is not a store gives corrupt or open_failed.
@@ -194,15 +197,28 @@ public:
     // Archives a live game from its journal; returns the archived record. not_found if the id is
     // not a live game.
     StoreResult<ArchivedGame> finish_live_game(std::string_view id, const GameEnding& ending);
-    // Every unfinished game, oldest first, each with its moves in ply order.
-    StoreResult<std::vector<LiveGame>> load_live_games();
+    // Every unfinished game, oldest first, each with its moves in ply order. A game whose journal
+    // does not replay (rows missing or out of order: a damaged or hand-edited file) is left out and
+    // described in `damaged`; the file keeps it as it is.
+    StoreResult<std::vector<LiveGame>> load_live_games(std::vector<StoreError>* damaged = nullptr);
 
     // Applies a turn's journal records in order, in one transaction (one commit: group commit).
     // Each record runs under its own savepoint, so a refused record is undone alone and reported;
     // an error for the whole batch (the commit failed) means none of it is stored.
     StoreResult<std::vector<JournalFailure>> commit_journal(std::span<const JournalRecord> records);
-    // Every live game with its versions and join code, oldest first (store_recovery.cpp).
-    StoreResult<std::vector<RecoverableGame>> load_recoverable_games();
+    // Every live game with its versions and join code, oldest first, damaged ones left out as
+    // load_live_games does (store_recovery.cpp).
+    StoreResult<std::vector<RecoverableGame>> load_recoverable_games(std::vector<StoreError>* damaged = nullptr);
+
+    // Rows of finished and aborted games stay in the journal until compaction: once the journal
+    // holds more than twice the live games' rows (plus a chunk), its oldest chunk goes, the rows
+    // of games still live in it copied to the end first. One chunk per call, in its own
+    // transaction; true when a step ran. Call after a commit (store_compaction.cpp).
+    StoreResult<bool> compact_journal();
+    static constexpr std::int64_t kCompactChunk = 1024;
+    // Rows in the journal, and rows of live games in it (what compaction keeps).
+    std::int64_t journal_rows() const { return next_seq_ - first_seq_; }
+    std::int64_t live_journal_rows() const { return live_rows_; }
 
     // This connection stops checkpointing the WAL: a Checkpointer (store_checkpoint.h) does it
     // on its own thread, so no commit of the event loop waits for a checkpoint's fsyncs.
@@ -213,15 +229,43 @@ public:
 private:
     explicit Store(sql::Database db) : db_(std::move(db)) {}
 
+    // A live game's journal replayed: the game and how many rows it has (its next row's n - 1).
+    struct ReplayedGame {
+        RecoverableGame game;
+        std::int64_t rows = 0;
+        std::optional<StoreError> damage;  // the journal does not replay; `game` is incomplete
+    };
+    // What the store keeps in memory of each live game's journal, so appending reads nothing.
+    struct LiveJournal {
+        int plies = 0;
+        std::int64_t rows = 0;
+    };
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+
     StoreResult<void> configure(const StoreOptions& options);
     StoreResult<void> migrate();
-    StoreResult<std::vector<JournalMove>> journal_of(std::string_view id);
+    // Every live game (or only `id`) replayed from the journal, oldest first. A row out of order
+    // (a gap in n, a move that is not the next ply, a takeback past the start) marks its game damaged.
+    StoreResult<std::vector<ReplayedGame>> replay_journal(std::optional<std::string_view> id = std::nullopt);
+    // Rebuilds live_ and the journal bounds from the file: at open, and after a rollback.
+    StoreResult<void> reload_live();
+    StoreResult<LiveJournal*> live_journal(std::string_view id, std::string_view context);
+    StoreResult<void> insert_journal_row(const JournalMove& m, std::optional<int> takeback_to, std::uint64_t version,
+                                         LiveJournal& live);
     StoreResult<void> apply(const JournalRecord& record);
     // One attempt at a turn: `isolate` puts each record under a savepoint (the retry after a refusal).
     StoreResult<std::vector<JournalFailure>> commit_turn(std::span<const JournalRecord> records, bool isolate);
 
     sql::Database db_;
     int schema_version_ = 0;
+    std::unordered_map<std::string, LiveJournal, Hash, std::equal_to<>> live_;
+    std::int64_t live_rows_ = 0;
+    bool live_stale_ = false;  // a transaction rolled back since live_ was built
+    std::int64_t first_seq_ = 1;  // the journal's rows are first_seq_ .. next_seq_ - 1
+    std::int64_t next_seq_ = 1;
 };
 
 }  // namespace xq::server

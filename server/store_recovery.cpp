@@ -1,7 +1,7 @@
 // The server's turn-by-turn journal (commit_journal: one transaction per event-loop turn, one
 // savepoint per record) and the read of everything crash recovery needs.
 
-#include <unordered_map>
+#include <chrono>
 
 #include "common/iccs.h"
 #include "server/store.h"
@@ -10,6 +10,15 @@
 namespace xq::server {
 
 using sql::in_context;
+
+namespace {
+
+std::int64_t unix_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
 
 std::string_view journal_game_id(const JournalRecord& record) {
     return std::visit(
@@ -32,25 +41,38 @@ StoreResult<void> Store::apply(const JournalRecord& record) {
     }
     if (const auto* append = std::get_if<JournalAppend>(&record)) {
         const JournalMove& m = append->move;
+        const std::string context = "append game " + m.game_id + " ply " + std::to_string(m.ply);
         if (m.iccs.size() != 4 || !parse_iccs(m.iccs))
-            return std::unexpected(detail::invalid("append game " + m.game_id + ": not an ICCS move '" + m.iccs + "'"));
-        return db_.run(
-            "INSERT INTO moves (game_id, ply, iccs, move_id, red_ms, black_ms, at, version) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            {m.game_id, std::int64_t{m.ply}, m.iccs, m.move_id, m.red_ms, m.black_ms, m.at_ms,
-             static_cast<std::int64_t>(append->version)});
+            return std::unexpected(detail::invalid(context + ": not an ICCS move '" + m.iccs + "'"));
+        auto live = live_journal(m.game_id, context);
+        if (!live) return std::unexpected(std::move(live.error()));
+        if (m.ply != (*live)->plies + 1)
+            return std::unexpected(StoreError{StoreErrorCode::Constraint,
+                                              context + ": not the next ply of its game (stored already, or a gap)"});
+        return insert_journal_row(m, std::nullopt, append->version, **live);
     }
     if (const auto* takeback = std::get_if<JournalTakeback>(&record)) {
-        auto updated = db_.run("UPDATE games SET version = ? WHERE id = ? AND status = 'live'",
-                               {static_cast<std::int64_t>(takeback->version), takeback->game_id});
-        if (!updated) return updated;
-        if (db_.changes() == 0)
-            return std::unexpected(StoreError{StoreErrorCode::NotFound, "no live game " + takeback->game_id});
-        return db_.run("DELETE FROM moves WHERE game_id = ? AND ply > ?",
-                       {takeback->game_id, std::int64_t{takeback->plies_left}});
+        const std::string context = "take back game " + takeback->game_id + " to ply " + std::to_string(takeback->plies_left);
+        auto live = live_journal(takeback->game_id, context);
+        if (!live) return std::unexpected(StoreError{StoreErrorCode::NotFound, live.error().message});
+        if (takeback->plies_left < 0 || takeback->plies_left > (*live)->plies)
+            return std::unexpected(StoreError{StoreErrorCode::Constraint, context + ": the game has " +
+                                                                              std::to_string((*live)->plies) + " plies"});
+        JournalMove row{takeback->game_id, takeback->plies_left, "", 0, 0, 0, unix_ms()};
+        return insert_journal_row(row, takeback->plies_left, takeback->version, **live);
     }
-    if (const auto* abort = std::get_if<JournalAbort>(&record))
-        return db_.run("DELETE FROM games WHERE id = ? AND status = 'live'", {abort->game_id});
+    // An abort or a finish ends the game's journal: its rows stay until compaction drops them.
+    auto forget = [this](std::string_view id) {
+        if (const auto it = live_.find(id); it != live_.end()) {
+            live_rows_ -= it->second.rows;
+            live_.erase(it);
+        }
+    };
+    if (const auto* abort = std::get_if<JournalAbort>(&record)) {
+        auto done = db_.run("DELETE FROM games WHERE id = ? AND status = 'live'", {abort->game_id});
+        if (done) forget(abort->game_id);
+        return done;
+    }
     // A finish: the live row becomes the archive entry; a game never journaled live is inserted.
     const ArchivedGame& g = std::get<JournalFinish>(record).game;
     auto plies = detail::count_iccs_moves(g.moves);
@@ -62,7 +84,10 @@ StoreResult<void> Store::apply(const JournalRecord& record) {
         {g.started_at_ms, g.ended_at_ms, to_string(g.result), to_string(g.reason), g.explanation, g.moves,
          std::int64_t{*plies}, g.pgn, g.id});
     if (!done) return done;
-    if (db_.changes() > 0) return {};
+    if (db_.changes() > 0) {
+        forget(g.id);
+        return {};
+    }
     return archive_game(g);
 }
 
@@ -72,7 +97,12 @@ StoreResult<std::vector<JournalFailure>> Store::commit_journal(std::span<const J
     // more statements a record) are only paid on the retry after a refusal.
     auto plain = commit_turn(records, false);
     if (plain && plain->empty()) return plain;
-    return commit_turn(records, true);
+    // That attempt rolled back: what the store holds in memory of live games is rebuilt first.
+    live_stale_ = true;
+    auto isolated = commit_turn(records, true);
+    // A record undone by its savepoint may have touched the memory before its last statement failed.
+    if (!isolated || !isolated->empty()) live_stale_ = true;
+    return isolated;
 }
 
 StoreResult<std::vector<JournalFailure>> Store::commit_turn(std::span<const JournalRecord> records, bool isolate) {
@@ -101,43 +131,15 @@ StoreResult<std::vector<JournalFailure>> Store::commit_turn(std::span<const Jour
     return failures;
 }
 
-StoreResult<std::vector<RecoverableGame>> Store::load_recoverable_games() {
-    auto live = load_live_games();
-    if (!live) return std::unexpected(std::move(live.error()));
+StoreResult<std::vector<RecoverableGame>> Store::load_recoverable_games(std::vector<StoreError>* damaged) {
+    auto replayed = replay_journal();
+    if (!replayed) return std::unexpected(in_context(std::move(replayed.error()), "load recoverable games"));
     std::vector<RecoverableGame> games;
-    std::unordered_map<std::string, std::size_t> index;
-    for (LiveGame& g : *live) {
-        index.emplace(g.record.id, games.size());
-        games.push_back(RecoverableGame{std::move(g), "", 0, {}});
+    games.reserve(replayed->size());
+    for (ReplayedGame& g : *replayed) {
+        if (!g.damage) games.push_back(std::move(g.game));
+        else if (damaged) damaged->push_back(std::move(*g.damage));
     }
-    auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Read);
-    if (!tx) return std::unexpected(in_context(std::move(tx.error()), "load recoverable games"));
-    {
-        auto q = db_.query("SELECT id, version, join_code FROM games WHERE status = 'live'");
-        if (!q) return std::unexpected(in_context(std::move(q.error()), "load recoverable games"));
-        while (true) {
-            auto row = q->next();
-            if (!row) return std::unexpected(in_context(std::move(row.error()), "load recoverable games"));
-            if (!*row) break;
-            if (auto it = index.find(q->text(0)); it != index.end()) {
-                games[it->second].version = static_cast<std::uint64_t>(q->int64(1));
-                games[it->second].join_code = q->text(2);
-            }
-        }
-    }
-    auto q = db_.query("SELECT m.game_id, m.version FROM moves m JOIN games g ON g.id = m.game_id "
-                       "WHERE g.status = 'live' ORDER BY m.game_id, m.ply");
-    if (!q) return std::unexpected(in_context(std::move(q.error()), "load recoverable games"));
-    while (true) {
-        auto row = q->next();
-        if (!row) return std::unexpected(in_context(std::move(row.error()), "load recoverable games"));
-        if (!*row) break;
-        if (auto it = index.find(q->text(0)); it != index.end())
-            games[it->second].move_versions.push_back(static_cast<std::uint64_t>(q->int64(1)));
-    }
-    // A game changed between the two reads cannot happen (one writer: this process), but a
-    // mismatch must not index past the moves.
-    for (RecoverableGame& g : games) g.move_versions.resize(g.game.moves.size());
     return games;
 }
 

@@ -76,7 +76,36 @@ ALTER TABLE games ADD COLUMN join_code TEXT;
 ALTER TABLE moves ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
 )sql";
 
-constexpr std::array<std::string_view, Store::kSchemaVersion> kMigrations = {kSchemaV1, kSchemaV2};
+// Version 3: the move journal becomes an append-only log. `moves` was keyed by (game, ply), so the
+// moves of one loop turn landed on as many B-tree pages as games and every commit wrote dozens of
+// WAL pages; `journal` is keyed by arrival order, so a turn fills one or two pages. A row is a move
+// or a takeback (iccs NULL, ply = the plies left); `n` orders a game's rows, since compaction
+// (Store::compact_journal) copies the rows of live games to the end. The store checks in memory
+// what the old trigger checked (appends only to live games, plies without gaps). Only live games
+// keep their rows: the archive has each finished game's moves in `games`.
+constexpr std::string_view kSchemaV3 = R"sql(
+CREATE TABLE journal (
+    seq      INTEGER PRIMARY KEY,
+    game_id  TEXT NOT NULL,
+    n        INTEGER NOT NULL CHECK (n >= 1),
+    ply      INTEGER NOT NULL CHECK (ply >= 0),
+    iccs     TEXT,
+    move_id  INTEGER NOT NULL,
+    red_ms   INTEGER NOT NULL,
+    black_ms INTEGER NOT NULL,
+    at       INTEGER NOT NULL,
+    version  INTEGER NOT NULL
+) STRICT;
+
+INSERT INTO journal (game_id, n, ply, iccs, move_id, red_ms, black_ms, at, version)
+    SELECT m.game_id, m.ply, m.ply, m.iccs, m.move_id, m.red_ms, m.black_ms, m.at, m.version
+    FROM moves m JOIN games g ON g.id = m.game_id WHERE g.status = 'live' ORDER BY m.game_id, m.ply;
+
+DROP TRIGGER moves_append_only;
+DROP TABLE moves;
+)sql";
+
+constexpr std::array<std::string_view, Store::kSchemaVersion> kMigrations = {kSchemaV1, kSchemaV2, kSchemaV3};
 
 StoreResult<int> read_user_version(sql::Database& db) {
     auto q = db.query("PRAGMA user_version");

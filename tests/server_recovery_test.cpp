@@ -266,7 +266,7 @@ TEST(JournalFailure, RefusedMoveIsAnsweredInternalAndChangesNothing) {
     bob.call(JoinGame{seated.game_id, ""});
     ASSERT_TRUE(std::holds_alternative<MoveMade>(ann.call(MakeMove{seated.game_id, "h2e2", 1, 0}).body));
 
-    raw_exec(config.db, "CREATE TRIGGER refuse BEFORE INSERT ON moves BEGIN SELECT RAISE(ABORT, 'disk says no'); END;");
+    raw_exec(config.db, "CREATE TRIGGER refuse BEFORE INSERT ON journal BEGIN SELECT RAISE(ABORT, 'disk says no'); END;");
     const auto refused = bob.call(MakeMove{seated.game_id, "h9g7", 1, 1});
     ASSERT_TRUE(std::holds_alternative<Error>(refused.body));
     EXPECT_EQ(std::get<Error>(refused.body).code, ErrorCode::Internal);
