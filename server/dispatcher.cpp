@@ -241,6 +241,7 @@ void Dispatcher::release() {
     std::vector<Held> held = std::exchange(held_, {});
     for (const Held& h : held)
         if (!outcome.failed.contains(h.room) && h.peer->open()) h.peer->deliver(h.bytes);
+    if (outcome.records > 0) journal_.maintain(store_);
     if (outcome.failed.empty()) return;
     log(LogLevel::Error, "journal: ", outcome.failed.size(), " game(s) could not be stored; rolled back");
     for (const RoomId& id : outcome.failed) roll_back(id);

@@ -152,9 +152,9 @@ private:
     std::vector<Held> held_;
     bool release_posted_ = false;
     bool count_timer_armed_ = false;
-    std::map<RoomId, CountThrottle> counts_;  // rooms whose count changed within the last interval
+    std::unordered_map<RoomId, CountThrottle> counts_;  // rooms whose count changed within the last interval
     std::unordered_map<ParticipantId, Client> clients_;
-    std::map<RoomId, Members> members_;
+    std::unordered_map<RoomId, Members> members_;
     std::set<RoomId> private_rooms_;
 };
 

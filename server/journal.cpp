@@ -60,15 +60,17 @@ Journal::Outcome Journal::commit(Store& store) {
     } else {
         for (const JournalFailure& f : *done) out.failed.emplace(journal_game_id(records_[f.index]));
     }
-    // One chunk at most per turn; a failed step only leaves the log longer.
-    if (done)
-        if (auto compacted = store.compact_journal(); !compacted)
-            log(LogLevel::Warn, "journal: compaction failed (will retry): ", compacted.error().message);
     for (Asker& a : askers_)
         if (out.failed.contains(a.room)) out.askers.push_back(std::move(a));
     records_.clear();
     askers_.clear();
     return out;
+}
+
+void Journal::maintain(Store& store) {
+    // A failed step only leaves the log longer; the next turn tries again.
+    if (auto compacted = store.compact_journal(); !compacted)
+        log(LogLevel::Warn, "journal: compaction failed (will retry): ", compacted.error().message);
 }
 
 }  // namespace xq::server

@@ -34,6 +34,8 @@ public:
     bool pending() const { return !records_.empty() || !endings_.empty(); }
     // Commits what is pending and forgets it.
     Outcome commit(Store& store);
+    // Compacts the store's journal a step when due: called once the turn's frames have left.
+    void maintain(Store& store);
 
 private:
     std::vector<JournalRecord> records_;

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "server/finished_game.h"
@@ -138,7 +139,8 @@ private:
     RandomSource random_;
     WallClock wall_;
     ArchiveSink archive_;
-    std::map<RoomId, Entry> rooms_;
+    // Looked up on every request: hashed, since finished rooms linger a minute (thousands under load).
+    std::unordered_map<RoomId, Entry> rooms_;
     std::vector<Waiter> waiting_;
 };
 
