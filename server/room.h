@@ -193,6 +193,9 @@ private:
         std::uint64_t version;
     };
     std::array<std::vector<Ack>, 2> acks_;
+    // Each seat's highest move id acknowledged: clients number moves upwards, so an id above it
+    // is new without searching acks_.
+    std::array<MoveId, 2> highest_ack_id_{};
     std::vector<Event> old_acks_;
     const Event& ack_event(std::uint64_t version) const;
     void forget_ack(std::uint64_t version);

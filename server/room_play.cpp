@@ -23,10 +23,12 @@ std::expected<MoveDone, Error> Room::move(ParticipantId who, MoveId move_id, int
     const auto seat_color = player(who);
     if (!seat_color) return std::unexpected(seat_color.error());
     const Color us = *seat_color;
-    auto& acks = acks_[static_cast<std::size_t>(index_of(us))];
+    const auto seat = static_cast<std::size_t>(index_of(us));
+    auto& acks = acks_[seat];
     // A retransmitted move (the client lost our reply) gets its original acknowledgement.
-    if (auto it = std::ranges::find(acks, move_id, &Ack::id); it != acks.end())
-        return MoveDone{ack_event(it->version), {}, true};
+    if (!acks.empty() && move_id <= highest_ack_id_[seat])
+        if (auto it = std::ranges::find(acks, move_id, &Ack::id); it != acks.end())
+            return MoveDone{ack_event(it->version), {}, true};
     // Refusals in the protocol's order: seat, started, over, stale, turn, syntax, legality, ban.
     if (auto ok = playing(who); !ok) return std::unexpected(ok.error());
     if (clock_.flag_fallen(now))
@@ -56,6 +58,7 @@ std::expected<MoveDone, Error> Room::move(ParticipantId who, MoveId move_id, int
     emit(out, MoveMade{game_.ply_count(), *m, clock_.reading(now), move_id, us});
     Event ack = out.back();
     acks.push_back({move_id, ack.version});
+    highest_ack_id_[seat] = std::max(highest_ack_id_[seat], move_id);
     if (acks.size() > kMoveIdsKept) {  // games this long are rare
         forget_ack(acks.front().version);
         acks.erase(acks.begin());

@@ -3,6 +3,8 @@
 
 #include "server/room_restore.h"
 
+#include <algorithm>
+
 #include "common/iccs.h"
 #include "common/movegen.h"
 
@@ -38,7 +40,9 @@ std::expected<std::unique_ptr<Room>, std::string> Room::restore(RoomId id, TimeC
         const ClockReading reading{rm.clocks[0], rm.clocks[1],
                                    room->game_.is_over() ? std::nullopt : std::optional<Color>(~mover)};
         Event ack{rm.version, Audience::Everyone, MoveMade{room->game_.ply_count(), *m, reading, rm.move_id, mover}};
-        room->acks_[static_cast<std::size_t>(index_of(mover))].push_back({rm.move_id, rm.version});
+        const auto seat = static_cast<std::size_t>(index_of(mover));
+        room->acks_[seat].push_back({rm.move_id, rm.version});
+        room->highest_ack_id_[seat] = std::max(room->highest_ack_id_[seat], rm.move_id);
         room->old_acks_.push_back(std::move(ack));
     }
     room->both_moved_ = room->game_.ply_count() >= 2;

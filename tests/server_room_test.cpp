@@ -233,6 +233,24 @@ TEST(Room, MoveIdsAreExactlyOnce) {
     EXPECT_EQ(t.room.game().ply_count(), 2);
 }
 
+TEST(Room, MoveIdsNeedNotGoUp) {
+    // Ids above the highest seen skip the search; lower ones are still checked one by one.
+    Table t;
+    ASSERT_TRUE(t.room.move(kRed, 50, 0, "h2e2", t0 + 3s));
+    ASSERT_TRUE(t.room.move(kBlack, 7, 1, "h9g7", t0 + 4s));
+    const auto lower = t.room.move(kRed, 9, 2, "h0g2", t0 + 5s);
+    ASSERT_TRUE(lower);
+    EXPECT_FALSE(lower->duplicate);
+    ASSERT_TRUE(t.room.move(kBlack, 8, 3, "i9h9", t0 + 6s));
+    for (MoveId id : {50u, 9u}) {
+        const auto again = t.room.move(kRed, id, 4, "b0c2", t0 + 7s);
+        ASSERT_TRUE(again);
+        EXPECT_TRUE(again->duplicate) << id;
+        EXPECT_EQ(body<MoveMade>(again->ack).move_id, id);
+    }
+    EXPECT_EQ(t.room.game().ply_count(), 4);
+}
+
 TEST(Room, AnAcknowledgementOutlivesTheEventLog) {
     Table t;
     const auto first = t.room.move(kRed, 42, 0, "h2e2", t0 + 3s);
