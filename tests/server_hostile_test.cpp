@@ -337,5 +337,39 @@ TEST_F(HostileTest, AClientThatNeverReadsIsClosed) {
     bystanders_play();
 }
 
+// A close that must flush first (here a bad frame's error) to a client that never reads: the
+// flush cannot finish, and the session used to stay open for ever, reading nothing and exempt
+// from every timeout. It now gets the frame timeout to drain, then is reset and released.
+class DeafFlushTest : public HostileTest {
+protected:
+    void configure(server::ServerConfig& config) override {
+        HostileTest::configure(config);
+        config.session.max_queue_bytes = 256 << 20;  // room for everything: the queue never overflows
+        config.session.max_queue_frames = 1 << 24;
+        config.session.frame_timeout = 1s;  // also the time a close may wait for its output
+    }
+};
+
+TEST_F(DeafFlushTest, AFlushToAClientThatNeverReadsEnds) {
+    using Clock = std::chrono::steady_clock;
+    const std::size_t open_before = sessions();
+    asio::io_context io;
+    asio::ip::tcp::socket deaf(io);
+    deaf.open(asio::ip::tcp::v4());
+    deaf.set_option(asio::socket_base::receive_buffer_size(4096));
+    deaf.connect({asio::ip::make_address("127.0.0.1"), server_->port()});
+    asio::write(deaf, asio::buffer(encode_frame(ClientMessage{1, Hello{"deaf", "deaf", kProtocolVersion}})));
+    // Far more pongs than the kernel's send buffer holds, so the session is left writing.
+    std::string batch;
+    for (std::uint64_t i = 0; i < 100'000; ++i) batch += encode_frame(ClientMessage{i + 2, Ping{i}});
+    for (int i = 0; i < 8; ++i) asio::write(deaf, asio::buffer(batch));
+    asio::write(deaf, asio::buffer(header(1'000'000)));  // a bad frame: answered, then closed after a flush
+    bool released = false;
+    for (const auto until = Clock::now() + 10s; !released && Clock::now() < until; std::this_thread::sleep_for(20ms))
+        released = sessions() == open_before;
+    EXPECT_TRUE(released) << "a close waiting on a reader that never reads never ended";
+    bystanders_play();
+}
+
 }  // namespace
 }  // namespace xq
