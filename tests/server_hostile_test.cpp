@@ -333,7 +333,13 @@ TEST_F(HostileTest, AClientThatNeverReadsIsClosed) {
     EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset)
         << "after " << drained << " bytes: " << ec.message();
     const long grown = rss_kib() - before;
-    EXPECT_LT(grown, 32 * 1024) << "the server grew by " << grown << " KiB";
+#if defined(__SANITIZE_ADDRESS__)
+    // ASan pads every allocation and keeps freed memory in quarantine: only a gross growth shows.
+    constexpr long kBoundKib = 128 * 1024;
+#else
+    constexpr long kBoundKib = 32 * 1024;
+#endif
+    EXPECT_LT(grown, kBoundKib) << "the server grew by " << grown << " KiB";
     bystanders_play();
 }
 
