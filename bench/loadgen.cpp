@@ -153,9 +153,10 @@ asio::awaitable<void> drive(Run& run, Driver& driver, Report& report) {
     report.window_s = std::chrono::duration<double>(Clock::now() - run.window_start).count();
     driver.stop();
     report.rss_kb = rss_kb(run.options.server_pid);
-    for (const auto give_up = Clock::now() + std::chrono::seconds(10); !driver.settled() && Clock::now() < give_up;)
+    for (const auto give_up = Clock::now() + std::chrono::seconds(10); !driver.unsettled().empty() && Clock::now() < give_up;)
         co_await sleep_for(run.io, std::chrono::milliseconds(20));
-    if (!driver.settled()) run.stats.error("the run did not settle within 10 s of the end");
+    if (const std::string open = driver.unsettled(); !open.empty())
+        run.stats.error("the run did not settle within 10 s of the end: " + open);
     driver.finish();
 }
 

@@ -82,8 +82,9 @@ public:
     virtual std::size_t started() const = 0;
     // No new moves from now on.
     virtual void stop() = 0;
-    // True once nothing is in flight and every live game's participants agree on its length.
-    virtual bool settled() const = 0;
+    // "" once nothing is in flight and every live game's participants agree on its length; else
+    // what is still open (the first thing found), for the error when a run does not settle.
+    virtual std::string unsettled() const = 0;
     // Compares the games still in play, then closes every connection.
     virtual void finish() = 0;
 };

@@ -134,18 +134,25 @@ public:
             for (auto& p : slot->players) p.timer->cancel();
     }
 
-    bool settled() const override {
-        if (run_.outstanding > 0) return false;
+    std::string unsettled() const override {
+        if (run_.outstanding > 0) return std::to_string(run_.outstanding) + " moves unacknowledged";
         for (const auto& slot : slots_) {
             if (slot->dead) continue;
+            const std::string game = "game " + std::to_string(slot->game);
             for (std::size_t who = 0; who < slot->seats(); ++who)
-                if (slot->seat(who).away || slot->seat(who).resyncing) return false;
+                if (slot->seat(who).away || slot->seat(who).resyncing)
+                    return game + ": participant " + std::to_string(who) + " is reconnecting";
             if (slot->phase != Phase::Playing) continue;
-            if (slot->ended != 0 && slot->ended != slot->seats()) return false;
+            if (slot->ended != 0 && slot->ended != slot->seats())
+                return game + ": " + std::to_string(slot->ended) + " of " + std::to_string(slot->seats()) +
+                       " participants saw it end";
             for (std::size_t who = 1; who < slot->seats(); ++who)
-                if (slot->seat(who).moves.size() != slot->players[0].moves.size()) return false;
+                if (slot->seat(who).moves.size() != slot->players[0].moves.size())
+                    return game + ": participant " + std::to_string(who) + " has " +
+                           std::to_string(slot->seat(who).moves.size()) + " moves, red " +
+                           std::to_string(slot->players[0].moves.size());
         }
-        return true;
+        return "";
     }
 
     void finish() override {

@@ -65,7 +65,9 @@ public:
         for (auto& pair : pairs_)
             for (auto& t : pair->timer) t->cancel();
     }
-    bool settled() const override { return run_.outstanding == 0; }
+    std::string unsettled() const override {
+        return run_.outstanding == 0 ? "" : std::to_string(run_.outstanding) + " moves unanswered";
+    }
     void finish() override {
         for (auto& conn : conns_) conn.close();
     }
