@@ -54,7 +54,11 @@ StoreResult<void> Store::apply(const JournalRecord& record) {
     if (const auto* takeback = std::get_if<JournalTakeback>(&record)) {
         const std::string context = "take back game " + takeback->game_id + " to ply " + std::to_string(takeback->plies_left);
         auto live = live_journal(takeback->game_id, context);
-        if (!live) return std::unexpected(StoreError{StoreErrorCode::NotFound, live.error().message});
+        if (!live) {
+            StoreError e = std::move(live.error());
+            if (e.code == StoreErrorCode::Constraint) e.code = StoreErrorCode::NotFound;  // no such live game
+            return std::unexpected(std::move(e));
+        }
         if (takeback->plies_left < 0 || takeback->plies_left > (*live)->plies)
             return std::unexpected(StoreError{StoreErrorCode::Constraint, context + ": the game has " +
                                                                               std::to_string((*live)->plies) + " plies"});
