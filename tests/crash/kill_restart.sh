@@ -52,10 +52,16 @@ json="$(cat "$tmp/result.json")"
 echo "$json"
 cat "$tmp/loadgen.log" >&2
 field() { grep -o "\"$1\":[^,}]*" <<<"$json" | cut -d: -f2; }
+# A failure shows the server's own complaints (recovery, journal) beside the load generator's.
+fail() {
+  echo "FAIL: $*"
+  grep -E "error|recovery|journal|restored" "$tmp/server.log" | tail -8
+  exit 1
+}
 [[ -n "$json" ]] || { echo "FAIL: loadgen printed nothing (exit $status)"; exit 1; }
-[[ "$(field acked_moves_lost)" == 0 ]] || { echo "FAIL: acknowledged moves lost"; exit 1; }
-[[ "$(field mismatches)" == 0 ]] || { echo "FAIL: clients disagree on a game"; exit 1; }
-[[ "$(field errors)" == 0 ]] || { echo "FAIL: errors"; exit 1; }
-(($(field reconnects) >= kills)) || { echo "FAIL: the bots did not reconnect"; exit 1; }
-(($(field moves) > 0)) || { echo "FAIL: no moves"; exit 1; }
+[[ "$(field acked_moves_lost)" == 0 ]] || fail "acknowledged moves lost"
+[[ "$(field mismatches)" == 0 ]] || fail "clients disagree on a game"
+[[ "$(field errors)" == 0 ]] || fail "errors"
+(($(field reconnects) >= kills)) || fail "the bots did not reconnect"
+(($(field moves) > 0)) || fail "no moves"
 echo "PASS"
