@@ -258,14 +258,11 @@ StoreResult<ArchivedGame> Store::finish_live_game(std::string_view id, const Gam
 }
 
 StoreResult<std::vector<LiveGame>> Store::load_live_games(std::vector<StoreError>* damaged) {
-    auto replayed = replay_journal();
-    if (!replayed) return std::unexpected(in_context(std::move(replayed.error()), "load live games"));
+    auto recoverable = load_recoverable_games(damaged);
+    if (!recoverable) return std::unexpected(std::move(recoverable.error()));
     std::vector<LiveGame> games;
-    games.reserve(replayed->size());
-    for (ReplayedGame& g : *replayed) {
-        if (!g.damage) games.push_back(std::move(g.game.game));
-        else if (damaged) damaged->push_back(std::move(*g.damage));
-    }
+    games.reserve(recoverable->size());
+    for (RecoverableGame& g : *recoverable) games.push_back(std::move(g.game));
     return games;
 }
 

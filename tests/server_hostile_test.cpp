@@ -275,6 +275,17 @@ TEST_F(SlowClientTest, SilentAndTricklingClientsAreClosed) {
     bystanders_play();
 }
 
+// A client that says Hello and then never reads, with a small receive buffer set before
+// connecting so the window never offers more than it holds.
+asio::ip::tcp::socket deaf_client(asio::io_context& io, std::uint16_t port) {
+    asio::ip::tcp::socket deaf(io);
+    deaf.open(asio::ip::tcp::v4());
+    deaf.set_option(asio::socket_base::receive_buffer_size(4096));
+    deaf.connect({asio::ip::make_address("127.0.0.1"), port});
+    asio::write(deaf, asio::buffer(encode_frame(ClientMessage{1, Hello{"deaf", "deaf", kProtocolVersion}})));
+    return deaf;
+}
+
 // A client that asks and never reads: its queue hits the bound and the server closes the session
 // (released, and the connection reset so the client hears of it), the server's memory stays
 // bounded, and the others play on meanwhile.
@@ -282,12 +293,7 @@ TEST_F(HostileTest, AClientThatNeverReadsIsClosed) {
     using Clock = std::chrono::steady_clock;
     const std::size_t open_before = sessions();  // the two bystanders
     asio::io_context io;
-    asio::ip::tcp::socket deaf(io);
-    // A small receive buffer, set before connecting so the window never offers more than it holds.
-    deaf.open(asio::ip::tcp::v4());
-    deaf.set_option(asio::socket_base::receive_buffer_size(4096));
-    deaf.connect({asio::ip::make_address("127.0.0.1"), server_->port()});
-    asio::write(deaf, asio::buffer(encode_frame(ClientMessage{1, Hello{"deaf", "deaf", kProtocolVersion}})));
+    asio::ip::tcp::socket deaf = deaf_client(io, server_->port());
     for (int i = 0; i < 500 && sessions() == open_before; ++i) std::this_thread::sleep_for(10ms);
     ASSERT_EQ(sessions(), open_before + 1) << "the server has not taken the connection";
     const long before = rss_kib();
@@ -360,11 +366,7 @@ TEST_F(DeafFlushTest, AFlushToAClientThatNeverReadsEnds) {
     using Clock = std::chrono::steady_clock;
     const std::size_t open_before = sessions();
     asio::io_context io;
-    asio::ip::tcp::socket deaf(io);
-    deaf.open(asio::ip::tcp::v4());
-    deaf.set_option(asio::socket_base::receive_buffer_size(4096));
-    deaf.connect({asio::ip::make_address("127.0.0.1"), server_->port()});
-    asio::write(deaf, asio::buffer(encode_frame(ClientMessage{1, Hello{"deaf", "deaf", kProtocolVersion}})));
+    asio::ip::tcp::socket deaf = deaf_client(io, server_->port());
     // Far more pongs than the kernel's send buffer holds, so the session is left writing.
     std::string batch;
     for (std::uint64_t i = 0; i < 100'000; ++i) batch += encode_frame(ClientMessage{i + 2, Ping{i}});
