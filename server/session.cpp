@@ -52,12 +52,12 @@ void HandlerSlot::deallocate(void* pointer) {
 }
 
 // Asio frees an operation's memory before it calls the handler, so the slot is free again by
-// the time on_readable() waits anew.
+// the time on_small_read() reads anew.
 struct Session::ReadHandler {
     std::shared_ptr<Session> self;
     using allocator_type = SlotAllocator<void>;
     allocator_type get_allocator() const noexcept { return allocator_type(&self->read_slot_); }
-    void operator()(const boost::system::error_code& ec) const { self->on_readable(ec); }
+    void operator()(const boost::system::error_code& ec, std::size_t n) const { self->on_small_read(ec, n); }
 };
 
 std::string_view to_string(CloseReason reason) {
@@ -89,34 +89,41 @@ std::string Session::peer_address() const { return peer_.substr(0, peer_.rfind('
 
 void Session::start() {
     last_read_ = Clock::now();
-    // Try a read first: a client usually speaks as soon as it has connected.
-    asio::post(socket_.get_executor(), [self = shared_from_this()] { self->on_readable({}); });
+    read_small();
 }
 
-// A wait, not a read: an idle session holds no buffer. Asio re-arms a wait with epoll_ctl, which
-// also reports bytes that are already waiting, so none are missed.
-void Session::wait_readable() {
-    socket_.async_wait(tcp::socket::wait_read, ReadHandler{shared_from_this()});
+// A read, not a readiness wait: Asio tries it at once (the completion is posted, never run
+// inside this call) and otherwise leaves it on the descriptor's edge-triggered registration,
+// where a wait would re-arm the descriptor with an epoll_ctl each time: a system call a move.
+void Session::read_small() { socket_.async_read_some(asio::buffer(small_), ReadHandler{shared_from_this()}); }
+
+void Session::on_small_read(const boost::system::error_code& ec, std::size_t n) {
+    if (!took(ec, std::string_view(small_.data(), n))) return;
+    // A full small buffer may have left bytes behind.
+    if (n == small_.size()) read_on();
+    else read_small();
 }
 
-void Session::on_readable(const boost::system::error_code& wait_ec) {
+void Session::read_on() {
     if (!reading()) return;
-    boost::system::error_code ec = wait_ec;
-    std::size_t n = 0;
-    if (!ec) n = socket_.read_some(asio::buffer(read_buffer), ec);
-    if (would_block(ec)) return wait_readable();
+    boost::system::error_code ec;
+    const std::size_t n = socket_.read_some(asio::buffer(read_buffer), ec);
+    if (would_block(ec)) return read_small();
+    if (!took(ec, std::string_view(read_buffer.data(), n))) return;
+    // A full buffer may have left bytes behind: read again, but after the others' turn.
+    if (n == read_buffer.size()) asio::post(socket_.get_executor(), [self = shared_from_this()] { self->read_on(); });
+    else read_small();
+}
+
+bool Session::took(const boost::system::error_code& ec, std::string_view bytes) {
+    if (!reading()) return false;  // closed meanwhile: the read completed as aborted
     if (ec) {
         if (ec != asio::error::eof) log(LogLevel::Debug, "session ", id_, " read: ", ec.message());
-        return shut(ec == asio::error::eof ? CloseReason::PeerClosed : CloseReason::ReadError);
+        shut(ec == asio::error::eof ? CloseReason::PeerClosed : CloseReason::ReadError);
+        return false;
     }
     last_read_ = Clock::now();
-    if (!take_frames(std::string_view(read_buffer.data(), n))) return;
-    // A full buffer may have left bytes behind: read again, but after the others' turn.
-    if (n == read_buffer.size()) {
-        asio::post(socket_.get_executor(), [self = shared_from_this()] { self->on_readable({}); });
-    } else {
-        wait_readable();
-    }
+    return take_frames(bytes);
 }
 
 bool Session::take_frames(std::string_view bytes) {

@@ -4,10 +4,12 @@
 // keep one bad client from costing the server memory or a socket forever.
 //
 // Built for many idle connections: no coroutine and no timer per session, one pending operation
-// (a readiness wait) while idle, inbound bytes read into one buffer shared by all sessions, and
-// outbound frames written at once, queued only when the kernel cannot take them. The listener
-// calls timed_out() from one sweep timer for all sessions.
+// (a read into a small buffer of the session's own, enough for a move) while idle, longer input
+// read on into one buffer shared by all sessions, and outbound frames written at once, queued
+// only when the kernel cannot take them. The listener calls timed_out() from one sweep timer for
+// all sessions.
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -47,11 +49,14 @@ public:
 // bytes held by every idle connection). Larger or concurrent requests fall back to the heap.
 class HandlerSlot {
 public:
+    // A read of the session's small buffer takes 152 bytes (Asio 1.74, x86-64).
+    static constexpr std::size_t kSlotBytes = 152;
+
     void* allocate(std::size_t size);
     void deallocate(void* pointer);
 
 private:
-    alignas(std::max_align_t) unsigned char storage_[128];  // a readiness wait takes 120 bytes (Asio 1.74, x86-64)
+    alignas(std::max_align_t) unsigned char storage_[kSlotBytes];
     bool used_ = false;
 };
 
@@ -97,9 +102,16 @@ public:
     bool open() const override { return !closed_; }
     std::size_t queued_bytes() const { return pending_.size() + inflight_.size(); }
 
+    // What a session reads before it knows more is waiting: a move with its header fits.
+    static constexpr std::size_t kSmallRead = 64;
+
 private:
-    void wait_readable();
-    void on_readable(const boost::system::error_code& ec);
+    void read_small();
+    void on_small_read(const boost::system::error_code& ec, std::size_t n);
+    // Reads on into the shared buffer until the kernel has nothing more (or a chunk was taken).
+    void read_on();
+    // A read's outcome: false when the session stopped reading (closed, or the stream ended).
+    bool took(const boost::system::error_code& ec, std::string_view bytes);
     // Cuts the frames out of `bytes` (after any partial frame held) and hands them on. False when
     // the session stopped reading meanwhile.
     bool take_frames(std::string_view bytes);
@@ -112,7 +124,8 @@ private:
     struct ReadHandler;
 
     tcp::socket socket_;
-    HandlerSlot read_slot_;  // the readiness wait's operation
+    HandlerSlot read_slot_;  // the pending read's operation
+    std::array<char, kSmallRead> small_;
     std::uint64_t id_;
     const SessionLimits& limits_;
     SessionHandler& handler_;
