@@ -224,7 +224,8 @@ void Dispatcher::on_archive(const FinishedGame& game) {
 
 void Dispatcher::deliver(const std::shared_ptr<Peer>& peer, std::string_view bytes, const RoomId* room) {
     if (!journal_.pending() && held_.empty()) return peer->deliver(bytes);
-    held_.push_back({peer, std::string(bytes), room ? *room : RoomId()});
+    held_bytes_.append(bytes);
+    held_.push_back({peer, held_bytes_.size(), room ? *room : RoomId()});
 }
 
 // Posted, so it runs once the handlers of this readiness burst are done: one commit for them all.
@@ -238,9 +239,18 @@ void Dispatcher::release() {
     release_posted_ = false;
     Journal::Outcome outcome;
     if (journal_.pending()) outcome = journal_.commit(store_);
-    std::vector<Held> held = std::exchange(held_, {});
-    for (const Held& h : held)
-        if (!outcome.failed.contains(h.room) && h.peer->open()) h.peer->deliver(h.bytes);
+    held_.swap(releasing_);
+    held_bytes_.swap(releasing_bytes_);
+    std::size_t begin = 0;
+    for (const Held& h : releasing_) {
+        if (!outcome.failed.contains(h.room) && h.peer->open())
+            h.peer->deliver(std::string_view(releasing_bytes_).substr(begin, h.end - begin));
+        begin = h.end;
+    }
+    releasing_.clear();
+    releasing_bytes_.clear();
+    // A burst's worth is kept for the next turn, not a spike's.
+    if (releasing_bytes_.capacity() > kKeepHeldBytes) std::string().swap(releasing_bytes_);
     if (outcome.records > 0) journal_.maintain(store_);
     if (outcome.failed.empty()) return;
     log(LogLevel::Error, "journal: ", outcome.failed.size(), " game(s) could not be stored; rolled back");

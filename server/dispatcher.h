@@ -144,12 +144,16 @@ private:
     Lobby lobby_;
     Journal journal_;
     std::optional<TimePoint> flag_timer_at_;  // when the armed flag timer fires, if armed
+    // Frames held until the turn's journal is committed. Their bytes lie end to end in one buffer,
+    // and both buffers are swapped with spares kept for the next turn: no allocation per frame.
     struct Held {
         std::shared_ptr<Peer> peer;
-        std::string bytes;
-        RoomId room;  // "" for frames of no room event
+        std::size_t end;  // the frame's bytes end here in the buffer (and begin where the last ended)
+        RoomId room;      // "" for frames of no room event
     };
-    std::vector<Held> held_;
+    std::vector<Held> held_, releasing_;
+    std::string held_bytes_, releasing_bytes_;
+    static constexpr std::size_t kKeepHeldBytes = 1 << 20;
     bool release_posted_ = false;
     bool count_timer_armed_ = false;
     std::unordered_map<RoomId, CountThrottle> counts_;  // rooms whose count changed within the last interval
