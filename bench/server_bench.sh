@@ -2,7 +2,7 @@
 # The server benchmark behind "./xq bench server [--quick]". Runs a fixed matrix with bench/loadgen
 # against xiangqi-server, and the saturation row also against bench/relay (a bare length-prefixed
 # relay: no parsing, rules or storage) under the same load, alternating the two, then prints the
-# ratio. Every server row gets a fresh server (temporary --db) so its idle memory is a clean base.
+# ratio of each round and their median. Every server row gets a fresh server (temporary --db) so its idle memory is a clean base.
 #
 # usage: server_bench.sh BUILD_DIR [--quick]
 set -euo pipefail
@@ -85,7 +85,7 @@ row() {
 if ((quick)); then
   sat_seconds=5 rounds=1 medium=(300 1 100 5) capacity=(1000 1 1000 10)
 else
-  sat_seconds=10 rounds=2 medium=(1000 1 100 10) capacity=(5000 1 1000 20)
+  sat_seconds=10 rounds=3 medium=(1000 1 100 10) capacity=(5000 1 1000 20)
 fi
 
 # Saturation: 100 games, no spectators, every move sent as soon as the last one is acknowledged.
@@ -96,12 +96,17 @@ done
 row medium server "${medium[@]}"
 row capacity server "${capacity[@]}"
 
-mean() { grep "\"mode\":\"$1\"" "$tmp/saturation.json" | grep -o '"moves_per_s":[0-9.]*' | cut -d: -f2 |
-  awk '{ s += $1; n++ } END { printf "%.1f", n ? s / n : 0 }'; }
-server_rate=$(mean server)
-relay_rate=$(mean relay)
-ratio=$(awk -v a="$server_rate" -v b="$relay_rate" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')
-echo "saturation: server $server_rate moves/s, bare relay $relay_rate moves/s, ratio $ratio (target >= 0.5)"
+# Each round's ratio pairs a server row with the relay row run just after it, so the machine's
+# drift between rounds (here the relay's figure moves by a third from one minute to the next)
+# cancels out; the median of the rounds' ratios is the figure.
+rates() { grep -o '"moves_per_s":[0-9.]*' "$tmp/saturation.json" | cut -d: -f2; }
+median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.3f", NR ? (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) : 0 }'; }
+ratios=$(rates | paste - - | awk '{ printf "%.3f\n", ($2 > 0 ? $1 / $2 : 0) }')
+server_rate=$(rates | paste - - | cut -f1 | median)
+relay_rate=$(rates | paste - - | cut -f2 | median)
+ratio=$(median <<<"$ratios")
+echo "saturation rounds (server/relay): $(paste -sd' ' <<<"$ratios")"
+echo "saturation: server $server_rate moves/s, bare relay $relay_rate moves/s (medians), ratio $ratio (median of the rounds; target >= 0.5)"
 echo "raw results:"
 cat "$tmp/all.json"
 if [[ -s "$tmp/server.log" ]]; then
