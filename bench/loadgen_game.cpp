@@ -27,6 +27,7 @@ struct Seat {
     bool gap = false;  // a MoveMade whose ply did not follow the last one
     std::uint64_t version = 0;  // the last versioned event of the game seen (for Resume)
     bool away = false;          // dropped, not yet back (--reconnect)
+    bool connecting = false;    // away, and a reconnection attempt is under way
     bool resyncing = false;     // back, Resume or WatchGame sent, its answer not yet in
     bool asked_archive = false; // the game was not live after a restart: looked up in the archive
 };
@@ -213,8 +214,11 @@ private:
             return;
         }
         Seat& seat = s.seat(who);
-        if (seat.away) return;
+        // Away already and connecting: that attempt goes on. Away but connected (the new
+        // connection dropped before its Welcome, say the server was killed meanwhile): again.
+        if (seat.connecting) return;
         seat.away = true;
+        seat.connecting = true;
         seat.resyncing = false;
         ++run_.stats.reconnects;
         if (who < 2) {
@@ -236,9 +240,11 @@ private:
                         [this, &s, who](const std::string& reason) { dropped(s, who, reason); });
                     if (!error.empty()) continue;
                     s.seat(who).conn = &conn;
+                    s.seat(who).connecting = false;
                     send(s.seat(who), proto::Hello{"xq-loadgen", "bot", proto::kProtocolVersion});
                     co_return;
                 }
+                s.seat(who).connecting = false;
                 if (!finished_) run_.stats.error("could not reconnect within 30 s");
                 s.dead = true;
             },
