@@ -61,6 +61,7 @@ struct Run {
     bool measuring = false;
     bool stopping = false;  // no new moves or games
     std::uint64_t outstanding = 0;  // moves sent and not yet acknowledged
+    std::uint64_t crossed = 0;      // moves that crossed their game's end, not yet refused
 
     Run(asio::io_context& context, Options opts) : io(context), options(opts), random(opts.seed) {}
     void sample(Clock::time_point sent) {

@@ -44,6 +44,7 @@ struct Player : Seat {
     std::string token;  // from Seated, for Resume
     std::optional<proto::MakeMove> unacked;  // resent with the same move id after a reconnect
     std::vector<std::pair<std::uint32_t, std::string>> acked;  // (ply, move) acknowledged this game
+    std::vector<std::uint64_t> crossed;  // request ids of moves that crossed the game's end
 };
 
 enum class Phase { Idle, Creating, Watching, Joining, Playing };
@@ -137,6 +138,7 @@ public:
 
     std::string unsettled() const override {
         if (run_.outstanding > 0) return std::to_string(run_.outstanding) + " moves unacknowledged";
+        if (run_.crossed > 0) return std::to_string(run_.crossed) + " moves sent as their game ended not yet refused";
         for (const auto& slot : slots_) {
             if (slot->dead) continue;
             const std::string game = "game " + std::to_string(slot->game);
@@ -225,6 +227,8 @@ private:
             Player& p = s.players[who];
             p.timer->cancel();
             p.pending_rid = 0;  // its answer is lost; the move stays in `unacked`
+            run_.crossed -= p.crossed.size();  // so are the refusals still to come
+            p.crossed.clear();
         }
         asio::co_spawn(
             run_.io,
@@ -429,6 +433,14 @@ private:
     }
 
     void on_message(Slot& s, std::size_t who, std::uint64_t rid, const proto::Error& e) {
+        if (who < 2 && rid != 0)
+            if (auto& crossed = s.players[who].crossed; std::erase(crossed, rid) > 0) {
+                --run_.crossed;
+                if (e.code != proto::ErrorCode::GameOver)
+                    run_.stats.error("a move sent as its game ended was refused with " +
+                                     std::string(proto::code_name(e.code)) + ", not game_over");
+                return;
+            }
         if (who < 2 && rid != 0 && rid == s.players[who].pending_rid) {
             Player& p = s.players[who];
             --run_.outstanding;
@@ -476,8 +488,19 @@ private:
         seat.ended = true;
         seat.result = std::move(result);
         if (who < 2) {
-            s.players[who].timer->cancel();
-            check_acked(s.players[who], seat.moves);
+            Player& p = s.players[who];
+            p.timer->cancel();
+            // A move still unanswered crossed the end on the wire (sent on the opponent's move
+            // before its GameEnded was read): the server must refuse it with GAME_OVER, an answer
+            // that may come after the next game began, so it is awaited apart.
+            if (p.pending_rid != 0) {
+                --run_.outstanding;
+                ++run_.crossed;
+                p.crossed.push_back(p.pending_rid);
+                p.pending_rid = 0;
+                p.unacked.reset();
+            }
+            check_acked(p, seat.moves);
         }
         if (++s.ended < s.seats()) return;
         ++run_.stats.games_completed;
