@@ -71,7 +71,7 @@ CREATE TABLE journal (
 // The migrations of files made by earlier releases. Version 1 was `games` without its last two
 // columns, and the per-ply move journal `moves` (game_id, ply, iccs, move_id, red_ms, black_ms,
 // at; keyed by game and ply) with a trigger refusing any row but the next ply of a live game
-// (its text as released is in tests/server_store_test.cpp).
+// (its text as released is in tests/server_store_schema_test.cpp).
 
 // Version 2: what crash recovery needs beyond the moves: the version of each journaled event
 // (the room's numbering continues after a restart) and a private game's join code.
