@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "server/store.h"
+#include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
 using namespace xq::server;
@@ -74,17 +75,10 @@ void raw_exec(const fs::path& db, const std::string& sql_text) {
 
 class JournalLogTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        std::string pattern = (fs::temp_directory_path() / "xq-journal-log-XXXXXX").string();
-        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-        dir_ = pattern;
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-    fs::path db() const { return dir_ / "j.db"; }
-    fs::path dir_;
+    fs::path db() const { return tmp_ / "j.db"; }
+
+    xq::test::TempDir tmp_{"xq-journal-log"};
+    const fs::path& dir_ = tmp_.path();
 };
 
 // What one live game should replay to after `plies` moves with a takeback to `back_to` at

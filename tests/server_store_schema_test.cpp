@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "server/store.h"
+#include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
 using namespace xq::server;
@@ -171,17 +172,8 @@ std::vector<std::string> describe(const fs::path& path) {
 
 class StoreSchemaTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        std::string pattern = (fs::temp_directory_path() / "xq-store-schema-XXXXXX").string();
-        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-        dir_ = pattern;
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::remove_all(dir_, ec);
-    }
-
-    fs::path dir_;
+    xq::test::TempDir tmp_{"xq-store-schema"};
+    const fs::path& dir_ = tmp_.path();
 };
 
 TEST_F(StoreSchemaTest, ANewFileAndAMigratedOneHaveTheSameSchema) {

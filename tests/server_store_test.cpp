@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "server/store.h"
+#include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
 using namespace xq::server;
@@ -67,19 +68,10 @@ std::int64_t raw_int(const fs::path& db_path, const char* sql_text) {
 
 class StoreTest : public ::testing::Test {
 protected:
-    void SetUp() override {
-        std::string pattern = (fs::temp_directory_path() / "xq-store-test-XXXXXX").string();
-        ASSERT_NE(mkdtemp(pattern.data()), nullptr);
-        dir_ = pattern;
-    }
-    void TearDown() override {
-        std::error_code ec;
-        fs::permissions(dir_, fs::perms::owner_all, fs::perm_options::add, ec);
-        fs::remove_all(dir_, ec);
-    }
-    fs::path db_path() const { return dir_ / "xiangqi.db"; }
+    fs::path db_path() const { return tmp_ / "xiangqi.db"; }
 
-    fs::path dir_;
+    xq::test::TempDir tmp_{"xq-store-test"};
+    const fs::path& dir_ = tmp_.path();
 };
 
 TEST_F(StoreTest, ArchiveAndFetchRoundTrip) {
