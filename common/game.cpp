@@ -1,5 +1,7 @@
 #include "game.h"
 
+#include <algorithm>
+
 #include "iccs.h"
 #include "movegen.h"
 
@@ -15,6 +17,20 @@ std::string side_name(Color c) { return c == Color::Red ? "Red" : "Black"; }
 
 std::unexpected<PlayError> fail(PlayErrorCode code, std::string message) {
     return std::unexpected(PlayError{code, std::move(message)});
+}
+
+// Calls visit(i) for i = from - 2, from - 4, ...: the positions with the same side to move as
+// index `from`, back to the last capture, while visit returns true. `from` may be one past the
+// history: the position after a quiet move not played yet.
+template <class Visit>
+void for_each_earlier(const std::vector<Position>& positions, const std::vector<Move>& moves, std::size_t from,
+                      Visit visit) {
+    auto capture_at = [&](std::size_t i) {
+        return i < moves.size() && positions[i].at(moves[i].to()) != Piece::None;
+    };
+    for (std::size_t i = from; i >= 2; i -= 2) {
+        if (capture_at(i - 1) || capture_at(i - 2) || !visit(i - 2)) return;
+    }
 }
 
 }  // namespace
@@ -75,6 +91,7 @@ std::expected<void, PlayError> Game::play(Move m) {
     positions_.push_back(after);
     moves_.push_back(m);
     states_.push_back(s);
+    count_repeats();
     if (capture) material_ = material_draw_level(positions_.back());
     judge_position();
     return {};
@@ -93,7 +110,8 @@ void Game::judge_position() {
                 side_name(~loser) + " wins: " + side_name(loser) + " has no legal move (stalemate).");
         return;
     }
-    if (auto verdict = judge_repetition(positions_, moves_, policy_)) {
+    // judge_repetition walks the stretch again; count_repeats has already said whether it must.
+    if (auto verdict = states_.back().repeats >= 2 ? judge_repetition(positions_, moves_, policy_) : std::nullopt) {
         end(verdict->result, verdict->reason, verdict->explanation, verdict->plies);
         return;
     }
@@ -104,8 +122,59 @@ void Game::judge_position() {
     }
     const bool dead = material_ == MaterialDraw::Direct ||
                       (material_ == MaterialDraw::UnlessMateInOne && insufficient_material(pos));
-    if (dead)
+    if (dead) {
         end(Result::Draw, Reason::InsufficientMaterial, "Draw: neither side has the material to force mate.");
+        return;
+    }
+    judge_banned_out();
+}
+
+void Game::count_repeats() {
+    const std::size_t last = positions_.size() - 1;
+    const std::uint64_t key = positions_[last].hash();
+    State& s = states_[last];
+    bool window_open = false;  // no capture between positions_[last - 2] and here
+    for_each_earlier(positions_, moves_, last, [&](std::size_t i) {
+        window_open |= i + 2 == last;
+        s.repeats += positions_[i].hash() == key;
+        return s.repeats < 2;
+    });
+    s.repeated = s.repeats > 0 || (window_open && states_[last - 2].repeated);
+}
+
+// A move can complete a third occurrence only if a position with the mover's opponent to move
+// has occurred twice since the last capture: that needs a repeat in the stretch, kept per ply.
+bool Game::repetition_possible() const {
+    const std::size_t n = positions_.size();
+    return n >= 2 && positions_[n - 2].at(moves_[n - 2].to()) == Piece::None && states_[n - 2].repeated;
+}
+
+// The side to move must change a move that the repetition rules forbid (ban_for); with no other
+// legal move it cannot, and loses now rather than wait for its clock.
+void Game::judge_banned_out() {
+    if (!repetition_possible()) return;
+    const Color us = position().side_to_move();
+    std::vector<std::pair<Move, CycleVerdict>> bans;
+    for (Move m : legal_moves(position())) {
+        auto verdict = cycle_after(m);
+        if (!verdict || verdict->offender != us) return;
+        bans.emplace_back(m, std::move(*verdict));
+    }
+    // Check outranks chase, as in the verdicts themselves.
+    const auto& worst = *std::ranges::max_element(bans, {}, [](const auto& ban) {
+        return ban.second.reason == Reason::PerpetualCheck;
+    });
+    std::string why = side_name(~us) + " wins: ";
+    if (bans.size() == 1) {
+        why += side_name(us) + "'s only legal move, " + to_iccs(bans[0].first) +
+               ", would repeat the position a third time with " + bans[0].second.detail + ".";
+    } else {
+        why += "every legal move " + side_name(us) + " has would repeat the position a third time: ";
+        for (std::size_t i = 0; i < bans.size(); ++i)
+            why += (i ? "; " : "") + to_iccs(bans[i].first) + " with " + bans[i].second.detail;
+        why += ".";
+    }
+    end(loss_for(us), worst.second.reason, std::move(why), worst.second.plies);
 }
 
 void Game::end(Result r, Reason reason, std::string explanation, std::vector<int> plies) {
@@ -115,20 +184,18 @@ void Game::end(Result r, Reason reason, std::string explanation, std::vector<int
 std::optional<CycleVerdict> Game::cycle_after(Move m) const {
     const Position& pos = positions_.back();
     if (pos.at(m.to()) != Piece::None) return std::nullopt;  // a capture starts a new history
+    if (!repetition_possible()) return std::nullopt;          // the usual case: no walk, no move
     const Position next = pos.with_move(m);
     // Cheap test first: two earlier occurrences since the last capture, same side to move.
     // Index n is `next`; move n - 1 is m (no capture), the rest come from the history.
     const std::size_t n = positions_.size();
-    auto capture_at = [&](std::size_t i) {
-        return i + 1 < n && positions_[i].at(moves_[i].to()) != Piece::None;
-    };
     std::size_t window = n;
     int seen = 0;
-    for (std::size_t i = n; i >= 2 && seen < 2; i -= 2) {
-        if (capture_at(i - 1) || capture_at(i - 2)) break;
-        window = i - 2;
-        if (positions_[window].hash() == next.hash()) ++seen;
-    }
+    for_each_earlier(positions_, moves_, n, [&](std::size_t i) {
+        window = i;
+        seen += positions_[i].hash() == next.hash();
+        return seen < 2;
+    });
     if (seen < 2) return std::nullopt;
     std::vector<Position> positions(positions_.begin() + static_cast<std::ptrdiff_t>(window),
                                     positions_.end());

@@ -5,7 +5,9 @@
 // endings (resignation, agreement, loss on time).
 //
 // A Game stops at the first ruling: the move that completes a forbidden cycle is played and ends
-// the game, and later moves are refused (judge_final_position() judges longer sequences, R7).
+// the game, and later moves are refused (judge_final_position() judges longer sequences, R7). A
+// side to move whose every legal move is banned (banned_moves()) cannot change its move and loses
+// at once, as in stalemate.
 //
 // Started from a FEN with no-capture counter N, a Game assumes those N plies held no checks (so
 // the 10-check cap starts fresh) and knows no positions before the start for repetition.
@@ -98,10 +100,17 @@ private:
         std::uint16_t counted = 0;
         std::array<std::uint16_t, 2> checks{};
         bool in_check = false;
+        // Earlier occurrences of this position since the last capture (counted up to 2), and
+        // whether it or an earlier one with the same side to move in that stretch had any.
+        std::uint8_t repeats = 0;
+        bool repeated = false;
     };
 
     std::expected<void, PlayError> require_ongoing() const;
     std::optional<CycleVerdict> cycle_after(Move m) const;
+    void count_repeats();
+    bool repetition_possible() const;
+    void judge_banned_out();
     void judge_position();
     void end(Result r, Reason reason, std::string explanation, std::vector<int> plies = {});
 

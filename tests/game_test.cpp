@@ -116,6 +116,38 @@ TEST(Game, BannedMovesNameTheForbiddenMove) {
     EXPECT_TRUE(game.banned_moves().empty());
 }
 
+// Red's chariot checks from d2 and e2 while Black's general steps between d7 and e7. At d2 the
+// chariot may not leave rank 2 (the cannon on b2 would check through the horse), the horse is
+// pinned and the general has no square: its one legal move, d2e2, would be the third perpetual check.
+constexpr const char* kBannedOutFen = "9/9/4k4/9/9/9/9/1cN1RK3/9/3n5 b - - 1 1";
+constexpr const char* kBannedOutMoves = "e7d7 e2d2 d7e7 d2e2 e7d7 e2d2 d7e7";
+
+TEST(Game, ASideWhoseEveryMoveIsBannedLoses) {
+    Game game(fen(kBannedOutFen));
+    play_all(game, kBannedOutMoves);
+    EXPECT_EQ(game.result(), Result::BlackWins);
+    EXPECT_EQ(game.outcome().reason, Reason::PerpetualCheck);
+    EXPECT_EQ(game.outcome().explanation,
+              "Black wins: Red's only legal move, d2e2, would repeat the position a third time with perpetual "
+              "check, moves 2\u20135.");
+    EXPECT_EQ(game.outcome().plies, (std::vector<int>{2, 4, 6, 8}));
+    EXPECT_EQ(game.outcome().ply, 7);
+    EXPECT_EQ(game.play(mv("d2e2")).error().code, PlayErrorCode::GameOver);
+
+    // Taken back, Black is to move again and the game goes on.
+    ASSERT_TRUE(game.takeback(1));
+    EXPECT_FALSE(game.is_over());
+    EXPECT_TRUE(game.banned_moves().empty());
+}
+
+TEST(Game, AnAllowedMoveBesideTheBannedOnesKeepsTheGameGoing) {
+    Game game(fen(kPerpetualCheckFen));
+    play_all(game, kPerpetualCheckMoves);
+    EXPECT_EQ(game.banned_moves().size(), 1u);
+    EXPECT_GT(legal_moves(game.position()).size(), 1u);
+    EXPECT_FALSE(game.is_over());
+}
+
 TEST(Game, PlainRepetitionBansNothing) {
     Game game;
     play_all(game, "b0c2 b9c7 c2b0 c7b9 b0c2 b9c7 c2b0");

@@ -291,6 +291,24 @@ TEST(Room, RefusesAMoveBannedByRepetitionThatABareGamePlays) {
     EXPECT_EQ(bare.outcome().reason, Reason::PerpetualCheck);
 }
 
+TEST(Room, EndsTheGameWhenTheSideToMoveHasOnlyBannedMoves) {
+    // Red's one legal move, d2e2, would be its third perpetual check (game_test.cpp): refusing it
+    // would leave Red waiting for its flag, so Black's move that leaves Red there ends the game.
+    Table t({5min, 0s, {}}, fen("9/9/4k4/9/9/9/9/1cN1RK3/9/3n5 b - - 1 1"));
+    t.play("e7d7 e2d2 d7e7 d2e2 e7d7 e2d2");
+    t.now += 1s;
+    const auto done = t.room.move(kBlack, 1, 6, "d7e7", t.now);
+    ASSERT_TRUE(done);
+    ASSERT_EQ(done->events.size(), 2u);
+    const auto& end = body<GameEnded>(done->events[1]);
+    EXPECT_EQ(end.result, Result::BlackWins);
+    EXPECT_EQ(end.reason, Reason::PerpetualCheck);
+    EXPECT_EQ(end.ply_count, 7);
+    EXPECT_NE(end.explanation.find("only legal move, d2e2"), std::string::npos) << end.explanation;
+    EXPECT_EQ(t.room.status(), Status::Finished);
+    EXPECT_EQ(t.error_of_move(kRed, "d2e2"), ErrorCode::GameOver);
+}
+
 TEST(Room, DrawOfferDeclineAcceptAndOwnOffer) {
     Table t;
     EXPECT_EQ(t.room.accept_draw(kBlack, t0).error().code, ErrorCode::NoPendingOffer);
