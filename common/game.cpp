@@ -206,7 +206,8 @@ std::optional<CycleVerdict> Game::cycle_after(Move m) const {
 }
 
 std::optional<BannedMove> Game::ban_for(Move m) const {
-    if (is_over() || !is_legal(position(), m)) return std::nullopt;
+    // The cheap test first: a server asks this of every move it accepts.
+    if (is_over() || !repetition_possible() || !is_legal(position(), m)) return std::nullopt;
     const auto verdict = cycle_after(m);
     const Color us = position().side_to_move();
     if (!verdict || verdict->offender != us) return std::nullopt;
