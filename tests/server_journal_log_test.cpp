@@ -4,7 +4,6 @@
 
 #include <gtest/gtest.h>
 
-#include <sqlite3.h>
 #include <stdlib.h>
 
 #include <filesystem>
@@ -12,10 +11,13 @@
 #include <vector>
 
 #include "server/store.h"
+#include "support/raw_sqlite.h"
 #include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
 using namespace xq::server;
+using xq::test::raw_exec;
+using xq::test::raw_int;
 
 namespace {
 
@@ -47,30 +49,6 @@ JournalRecord finish(const std::string& id, int plies) {
     g.started_at_ms = 1;
     g.ended_at_ms = 2;
     return JournalFinish{g};
-}
-
-std::int64_t raw_int(const fs::path& db, const std::string& sql_text) {
-    sqlite3* h = nullptr;
-    std::int64_t value = -1;
-    if (sqlite3_open(db.c_str(), &h) == SQLITE_OK) {
-        sqlite3_stmt* stmt = nullptr;
-        if (sqlite3_prepare_v2(h, sql_text.c_str(), -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW)
-            value = sqlite3_column_int64(stmt, 0);
-        sqlite3_finalize(stmt);
-    }
-    sqlite3_close(h);
-    return value;
-}
-
-void raw_exec(const fs::path& db, const std::string& sql_text) {
-    sqlite3* h = nullptr;
-    ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-    char* err = nullptr;
-    const int rc = sqlite3_exec(h, sql_text.c_str(), nullptr, nullptr, &err);
-    const std::string message = err ? err : "";
-    sqlite3_free(err);
-    sqlite3_close(h);
-    ASSERT_EQ(rc, SQLITE_OK) << message;
 }
 
 class JournalLogTest : public ::testing::Test {

@@ -9,12 +9,12 @@
 #include <filesystem>
 #include <thread>
 
-#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "server/server.h"
 #include "server/store.h"
+#include "support/raw_sqlite.h"
 #include "support/test_client.h"
 
 namespace xq {
@@ -22,6 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using namespace proto;
+using test::raw_exec;
 using test::TestClient;
 
 fs::path fresh_dir(const std::string& what) {
@@ -31,15 +32,6 @@ fs::path fresh_dir(const std::string& what) {
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
-}
-
-void raw_exec(const fs::path& db, const char* sql) {
-    sqlite3* h = nullptr;
-    ASSERT_EQ(sqlite3_open(db.c_str(), &h), SQLITE_OK);
-    char* err = nullptr;
-    const int rc = sqlite3_exec(h, sql, nullptr, nullptr, &err);
-    sqlite3_close(h);
-    ASSERT_EQ(rc, SQLITE_OK) << (err ? err : "");
 }
 
 // ---- The store ----

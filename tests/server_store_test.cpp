@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -16,10 +15,12 @@
 #include <vector>
 
 #include "server/store.h"
+#include "support/raw_sqlite.h"
 #include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
 using namespace xq::server;
+using xq::test::raw_int;
 
 namespace {
 
@@ -50,20 +51,6 @@ LiveGameRecord sample_live(std::string id, std::int64_t created_at) {
 JournalMove move_of(const std::string& game, int ply) {
     return {game, ply, kMoves[static_cast<std::size_t>(ply) % kMoves.size()], 1000 + ply, 600'000 - ply,
             599'000 - ply, 1'700'000'000'000 + ply};
-}
-
-// One integer from a raw query, for facts the API does not expose (schema version, erased tokens).
-std::int64_t raw_int(const fs::path& db_path, const char* sql_text) {
-    sqlite3* db = nullptr;
-    std::int64_t value = -1;
-    if (sqlite3_open(db_path.c_str(), &db) == SQLITE_OK) {
-        sqlite3_stmt* stmt = nullptr;
-        if (sqlite3_prepare_v2(db, sql_text, -1, &stmt, nullptr) == SQLITE_OK && sqlite3_step(stmt) == SQLITE_ROW)
-            value = sqlite3_column_int64(stmt, 0);
-        sqlite3_finalize(stmt);
-    }
-    sqlite3_close(db);
-    return value;
 }
 
 class StoreTest : public ::testing::Test {
