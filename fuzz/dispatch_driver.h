@@ -4,6 +4,7 @@
 // spectator-count timers, and the store is an in-memory SQLite database, so the dispatcher, the
 // journal, the lobby and the rooms run exactly as in the server. After every step each message a
 // peer received is checked as a client would see it, and every room against its invariants.
+// The process has one store, which each driver leaves empty: one driver at a time.
 
 #include <array>
 #include <cstdint>
@@ -25,6 +26,7 @@ public:
     static constexpr int kParticipants = 4;
 
     DispatchDriver();
+    ~DispatchDriver() override;
 
     // Moves the fake clock on and fires the timers that fall due.
     void advance(server::Millis by);
@@ -93,7 +95,7 @@ private:
     bool release_posted_ = false;
     std::optional<server::TimePoint> flag_at_;
     std::optional<server::TimePoint> count_at_;
-    server::Store store_;
+    server::Store& store_;  // the process's one store
     server::Dispatcher dispatcher_;
     std::array<std::shared_ptr<FakePeer>, kParticipants> peers_;
     std::array<View, kParticipants> views_;

@@ -155,6 +155,28 @@ StoreResult<void> Store::configure(const StoreOptions& options) {
     return db_.exec("PRAGMA foreign_keys = ON");
 }
 
+StoreResult<void> Store::clear() {
+    std::vector<std::string> tables;  // every table, sqlite_sequence included once there is one
+    {
+        auto q = db_.query("SELECT name FROM sqlite_schema WHERE type = 'table'");
+        if (!q) return std::unexpected(in_context(std::move(q.error()), "clear the store"));
+        while (true) {
+            auto row = q->next();
+            if (!row) return std::unexpected(in_context(std::move(row.error()), "clear the store"));
+            if (!*row) break;
+            tables.push_back(q->text(0));
+        }
+    }
+    auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
+    if (!tx) return std::unexpected(in_context(std::move(tx.error()), "clear the store"));
+    for (const std::string& table : tables)
+        if (auto done = db_.run("DELETE FROM \"" + table + "\""); !done)
+            return std::unexpected(in_context(std::move(done.error()), "clear the store"));
+    if (auto committed = tx->commit(); !committed)
+        return std::unexpected(in_context(std::move(committed.error()), "clear the store"));
+    return reload_live();
+}
+
 namespace {
 
 constexpr std::string_view kSummaryColumns =

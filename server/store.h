@@ -226,6 +226,10 @@ public:
 
     int schema_version() const { return schema_version_; }
 
+    // Deletes every row of every table and forgets the live games: the store a new file gives.
+    // For fuzz_dispatch, which empties one in-memory store per input instead of opening another.
+    StoreResult<void> clear();
+
 private:
     explicit Store(sql::Database db) : db_(std::move(db)) {}
 
