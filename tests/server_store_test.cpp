@@ -329,6 +329,24 @@ TEST(StorePath, FollowsXdgThenHome) {
     EXPECT_EQ(none.error().code, StoreErrorCode::NotFound);
 }
 
+TEST_F(StoreTest, ClearLeavesTheStoreAsANewFileGivesIt) {
+    auto store = Store::open(db_path());
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->archive_game(sample_game("g1", "alice", "bob", 1'700'000'000'000)));
+    ASSERT_TRUE(store->begin_live_game(sample_live("a", 10)));
+    ASSERT_TRUE(store->append_moves(std::vector<JournalMove>{move_of("a", 1), move_of("a", 2)}));
+
+    ASSERT_TRUE(store->clear());
+    EXPECT_EQ(store->list_archived(0, 10)->total, 0);
+    EXPECT_TRUE(store->load_live_games()->empty());
+    EXPECT_EQ(store->schema_version(), Store::kSchemaVersion);
+    // The same ids are free again, and the journal takes moves from ply 1 as for a new game.
+    ASSERT_TRUE(store->begin_live_game(sample_live("a", 10)));
+    ASSERT_TRUE(store->append_moves(std::vector<JournalMove>{move_of("a", 1)}));
+    ASSERT_TRUE(store->archive_game(sample_game("g1", "alice", "bob", 1'700'000'000'000)));
+    EXPECT_EQ(store->load_live_games()->at(0).moves.size(), 1u);
+}
+
 TEST_F(StoreTest, JournalGroupAppendReloadsInOrder) {
     auto store = Store::open(db_path());
     ASSERT_TRUE(store);
