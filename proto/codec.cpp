@@ -4,7 +4,10 @@
 
 #include <array>
 #include <cstddef>
+#include <iostream>
 #include <utility>
+
+#include <google/protobuf/stubs/logging.h>
 
 #include "convert.h"
 
@@ -29,6 +32,25 @@ bool skip_varint(std::string_view bytes, std::size_t& pos, std::uint64_t& value)
         if ((byte & 0x80) == 0) return true;
     }
     return false;
+}
+
+// libprotobuf tells why it refused a message (a text field that is not UTF-8) on stderr, once per
+// message: a hostile peer could fill the server's log with it. The reason is kept for our error.
+thread_local std::string protobuf_reason;
+
+void keep_protobuf_reason(google::protobuf::LogLevel level, const char* file, int line, const std::string& text) {
+    if (level >= google::protobuf::LOGLEVEL_FATAL)  // a broken invariant of libprotobuf itself
+        std::cerr << "libprotobuf FATAL " << file << ":" << line << ": " << text << std::endl;
+    else
+        protobuf_reason = text;
+}
+
+// "the text field xiangqi.v1.Hello.player_name is not valid UTF-8", from libprotobuf's sentence.
+std::string refusal_detail(const std::string& reason) {
+    if (reason.find("invalid UTF-8") == std::string::npos) return "";
+    const auto open = reason.find('\''), close = reason.find('\'', open + 1);
+    if (open == std::string::npos || close == std::string::npos) return "a text field is not valid UTF-8";
+    return "the text field " + reason.substr(open + 1, close - open - 1) + " is not valid UTF-8";
 }
 
 // Why protobuf refused `bytes`: Truncated when the top-level fields run past the end (a cut
@@ -93,9 +115,16 @@ std::expected<Plain, DecodeError> decode(std::string_view payload) {
             DecodeErrorCode::Oversize, "payload of " + std::to_string(payload.size()) +
                                            " bytes exceeds the limit of " + std::to_string(kMaxFrameBytes)));
     }
+    static const bool quiet = (google::protobuf::SetLogHandler(&keep_protobuf_reason), true);
+    (void)quiet;
+    protobuf_reason.clear();
     Pb message;
     if (!message.ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
-        return std::unexpected(classify_parse_failure(payload));
+        DecodeError error = classify_parse_failure(payload);
+        if (const std::string detail = refusal_detail(protobuf_reason);
+            error.code == DecodeErrorCode::Unparsable && !detail.empty())
+            error.message = "not a valid message of this protocol: " + detail;
+        return std::unexpected(std::move(error));
     }
     if (message.body_case() == Pb::BODY_NOT_SET) {
         return std::unexpected(classify_missing_body(message));

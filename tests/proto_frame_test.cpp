@@ -155,7 +155,7 @@ TEST(ProtoDecodeError, OversizePayload) {
 
 TEST(ProtoDecodeError, Garbage) {
     // Wire type 7 does not exist; field number 0 is invalid; a hello (field 10) holding wire
-    // type 7; a hello whose client name is not UTF-8 (protobuf logs an error for this one).
+    // type 7; a hello whose client name is not UTF-8.
     for (const auto& junk : {bytes({0x0f, 0x00}), bytes({0x00, 0x00}), bytes({0x52, 0x02, 0x0f, 0x00}),
                              bytes({0x52, 0x03, 0x0a, 0x01, 0xff})}) {
         const auto got = decode_client(junk);
@@ -165,6 +165,21 @@ TEST(ProtoDecodeError, Garbage) {
     const auto text = decode_server("GET / HTTP/1.1\r\n\r\n");
     ASSERT_FALSE(text);
     EXPECT_EQ(code_name(text.error().code), "unparsable");
+}
+
+TEST(ProtoDecodeError, TextThatIsNotUtf8IsNamedAndNotLogged) {
+    // A hello (field 10) whose player name (field 2) is the bytes ff fe: protobuf refuses it.
+    testing::internal::CaptureStderr();
+    const auto got = decode_client(bytes({0x08, 5, 0x52, 0x04, 0x12, 0x02, 0xff, 0xfe}));
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+    ASSERT_FALSE(got);
+    EXPECT_EQ(got.error().code, DecodeErrorCode::Unparsable);
+    EXPECT_EQ(got.error().message,
+              "not a valid message of this protocol: the text field xiangqi.v1.Hello.player_name is not valid UTF-8");
+    // The next refusal for another reason does not inherit it.
+    const auto other = decode_client(bytes({0x0f, 0x00}));
+    ASSERT_FALSE(other);
+    EXPECT_EQ(other.error().message.find("UTF-8"), std::string::npos) << other.error().message;
 }
 
 TEST(ProtoDecodeError, EmptyOneof) {
