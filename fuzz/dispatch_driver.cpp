@@ -130,6 +130,8 @@ void DispatchDriver::request(int slot, std::string_view payload) {
         asked_.request_id = real.request_id;
         if (const auto* move = std::get_if<proto::MakeMove>(&real.body))
             if (const server::Room* r = room(move->game_id)) asked_.plies_before = r->game().ply_count();
+        if (const auto* join = std::get_if<proto::JoinGame>(&real.body))
+            if (const server::Room* r = room(join->game_id)) asked_.joined_at = {join->game_id, r->version()};
         asked_.message = real;
     } else {
         // An envelope that was readable is answered with its request id; garbage with 0.
@@ -227,8 +229,10 @@ void DispatchDriver::check_message(int slot, const proto::ServerMessage& m) {
                     games_.push_back(body.game_id);
                 if (!body.join_code.empty()) join_codes_[body.game_id] = body.join_code;
                 if (body.side) tokens_[{body.game_id, *body.side}] = body.resume_token;
-                // A seat is handed out before the game's first event.
-                view.versions.try_emplace(body.game_id, 0);
+                // A seat's events start after it: from the first for a new room, after the
+                // room's version before the request for a seat joined.
+                const bool joined = asked_.joined_at && asked_.joined_at->first == body.game_id;
+                view.versions.try_emplace(body.game_id, joined ? asked_.joined_at->second : 0);
             } else if constexpr (std::is_same_v<T, proto::Snapshot>) {
                 const server::Room* r = room(body.game_id);
                 XQ_FUZZ_CHECK(r && body.version == r->version(), "a snapshot holds the room's version");

@@ -67,6 +67,9 @@ private:
         std::uint64_t request_id = 0;
         std::optional<proto::ClientMessage> message;  // as the dispatcher read it
         int plies_before = -1;                        // MakeMove: the game's length before
+        // JoinGame: the room's version before, where the joiner's events start (a waiting room
+        // has events already, chat for one).
+        std::optional<std::pair<proto::GameId, std::uint64_t>> joined_at;
         int replies = 0;                              // messages carrying the request id
     };
 

@@ -51,6 +51,11 @@ bool Dispatcher::hosts_waiting_game(const Client& c) const {
 void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
     const std::uint64_t rid = message.request_id;
     const auto& body = message.body;
+    // Its reply would carry 0 like a pushed event: a retried move's acknowledgement would read as
+    // that event arriving twice.
+    if (rid == 0)
+        return send(c, wire::error(0, PE::BadRequest,
+                                   "request_id 0 is for messages the server sends on its own; number requests from 1"));
     if (const auto* hello = std::get_if<proto::Hello>(&body)) return on_hello(c, rid, *hello);
     if (const auto* ping = std::get_if<proto::Ping>(&body)) return send(c, {rid, proto::Pong{ping->nonce}});
     if (!c.greeted) return send(c, wire::error(rid, PE::HelloRequired, "send Hello first"));

@@ -124,6 +124,17 @@ TEST_F(HostileTest, BrokenFramesGetAnErrorOrACloseOthersPlayOn) {
     bystanders_play();
 }
 
+TEST_F(HostileTest, ARequestNumberedZeroIsRefusedAndChangesNothing) {
+    // Its reply would carry 0 like a pushed event (a retried move's acknowledgement would look
+    // like that event coming twice), so it is refused before anything happens.
+    red_->send_raw(encode_frame(ClientMessage{0, MakeMove{game_, "h2e2", 1, 0}}));
+    const auto refused = red_->next();
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->request_id, 0u);
+    EXPECT_EQ(error_of(*refused), proto::ErrorCode::BadRequest);
+    bystanders_play();  // h2e2 again, numbered this time, is the game's first move
+}
+
 TEST_F(HostileTest, HugeChatAndActingOnOthersGamesAreRefused) {
     // A chat line over 280 bytes, and one of nearly a whole frame.
     EXPECT_EQ(error_of(red_->call(SendChat{game_, ChatChannel::Players, std::string(281, 'x')})),
