@@ -134,10 +134,12 @@ TEST(Game, ASideWhoseEveryMoveIsBannedLoses) {
     EXPECT_EQ(game.outcome().ply, 7);
     EXPECT_EQ(game.play(mv("d2e2")).error().code, PlayErrorCode::GameOver);
 
-    // Taken back, Black is to move again and the game goes on.
+    // Taken back, the game goes on; Black's only move, d7e7 (d8 is on the chariot's file), ends it again.
     ASSERT_TRUE(game.takeback(1));
     EXPECT_FALSE(game.is_over());
-    EXPECT_TRUE(game.banned_moves().empty());
+    ASSERT_TRUE(game.play(mv("d7e7")));
+    EXPECT_EQ(game.outcome().reason, Reason::PerpetualCheck);
+    EXPECT_EQ(game.outcome().ply, 7);
 }
 
 TEST(Game, AnAllowedMoveBesideTheBannedOnesKeepsTheGameGoing) {
