@@ -85,7 +85,7 @@ row() {
 if ((quick)); then
   sat_seconds=5 rounds=1 medium=(300 1 100 5) capacity=(1000 1 1000 10)
 else
-  sat_seconds=10 rounds=3 medium=(1000 1 100 10) capacity=(5000 1 1000 20)
+  sat_seconds=6 rounds=5 medium=(1000 1 100 10) capacity=(5000 1 1000 20)
 fi
 
 # Saturation: 100 games, no spectators, every move sent as soon as the last one is acknowledged.

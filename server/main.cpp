@@ -4,6 +4,7 @@
 #include <csignal>
 #include <iostream>
 #include <malloc.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
 #include "server/bot_keeper.h"
@@ -41,6 +42,9 @@ int main(int argc, char** argv) {
     // glibc hands freed memory at the top of the heap back (brk) past 128 KiB, and SQLite's
     // journal compaction frees that much every few turns: keep up to 16 MiB for reuse instead.
     mallopt(M_TRIM_THRESHOLD, 16 << 20);
+    // SQLite's allocation statistics take a global mutex on every allocation; nothing reads them.
+    // Must come before SQLite initialises, i.e. before the first database is opened.
+    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
     std::string listen = "0.0.0.0:7777", db, level = "info", name = host_name();
     int discovery_port = xq::proto::kDiscoveryPort;
     std::size_t per_address = 64;
