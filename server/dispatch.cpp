@@ -15,6 +15,8 @@ using PE = proto::ErrorCode;
 
 constexpr std::size_t kMaxNameBytes = 32;
 constexpr std::uint32_t kArchivePage = 50;
+// Per list in a GameList, so that one always fits in a frame (a summary is at most ~140 bytes).
+constexpr std::size_t kListedGames = 150;
 
 // Display names: trimmed, control characters dropped, cut to 32 bytes on a character boundary.
 std::string clean_name(std::string_view raw, std::uint64_t session) {
@@ -96,8 +98,10 @@ void Dispatcher::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {
 void Dispatcher::on_list(Client& c, std::uint64_t rid) {
     proto::GameList list;
     const ParticipantId who = c.peer->id();
-    for (const auto& g : lobby_.open_games(who)) list.open.push_back(wire::summary(g));
-    for (const auto& g : lobby_.live_games(who)) list.live.push_back(wire::summary(g));
+    for (const auto& g : lobby_.open_games(who))
+        if (list.open.size() < kListedGames) list.open.push_back(wire::summary(g));
+    for (const auto& g : lobby_.live_games(who))
+        if (list.live.size() < kListedGames) list.live.push_back(wire::summary(g));
     send(c, {rid, std::move(list)});
 }
 
@@ -165,10 +169,13 @@ void Dispatcher::on_leave(Client& c, std::uint64_t rid, const proto::Leave& m) {
         if (events) broadcast(*id, *events);
         return;
     }
+    const std::uint64_t version = room->version();
+    const auto host = room->seat_of(who);
     if (auto cancelled = lobby_.cancel_game(*id, who); !cancelled)
         return send(c, wire::error(rid, cancelled.error(), m.game_id));
-    members_.erase(*id);
-    private_rooms_.erase(*id);
+    members_[*id].erase(who);
+    tell_cancelled(*id, version, host, "The host cancelled the game.");
+    forget_room(*id);
     c.rooms.erase(*id);
     send(c, {rid, proto::Left{m.game_id}});
 }
@@ -180,7 +187,7 @@ void Dispatcher::on_watch(Client& c, std::uint64_t rid, const proto::WatchGame& 
     if (!events) return send(c, wire::error(rid, events.error(), m.game_id));
     const Room* room = lobby_.find(*id);
     enter(c, *id, room->seat_of(c.peer->id()) ? Role::Player : Role::Spectator);
-    send(c, {rid, wire::snapshot(*room, now(), private_rooms_.contains(*id), room->seat_of(c.peer->id()))});
+    send(c, {rid, wire::snapshot(*room, now(), private_rooms_.contains(*id), room->seat_of(c.peer->id()))}, &*id);
     broadcast(*id, *events);
 }
 
@@ -191,7 +198,7 @@ void Dispatcher::on_move(Client& c, std::uint64_t rid, const proto::MakeMove& m)
     auto done = room->move(c.peer->id(), m.move_id, static_cast<int>(m.ply), m.move, now());
     if (!done) return send(c, wire::error(rid, done.error(), m.game_id));
     // A retried move id: the original acknowledgement again, nothing played.
-    if (done->duplicate) return send(c, {rid, *wire::event(*room, done->ack, true)});
+    if (done->duplicate) return send(c, {rid, *wire::event(*room, done->ack, true)}, &*id);
     broadcast(*id, done->events, c.peer->id(), rid);
 }
 
@@ -252,8 +259,12 @@ void Dispatcher::on_resume(Client& c, std::uint64_t rid, const proto::Resume& m)
     enter(c, *id, Role::Player);
     const Room* room = lobby_.find(*id);
     const auto missed = room->events_since(m.last_version, Role::Player);
+    // Too many missed events for one frame (a long chat while away): a snapshot instead.
+    const auto too_large = [](const proto::ServerMessage& reply) {
+        return proto::encode(reply).size() > proto::kMaxFrameBytes;
+    };
     if (!missed) {
-        send(c, {rid, wire::snapshot(*room, now(), private_rooms_.contains(*id), joined->color)});
+        send(c, {rid, wire::snapshot(*room, now(), private_rooms_.contains(*id), joined->color)}, &*id);
     } else {
         proto::Resumed resumed;
         resumed.game_id = m.game_id;
@@ -265,7 +276,9 @@ void Dispatcher::on_resume(Client& c, std::uint64_t rid, const proto::Resume& m)
         resumed.red = snap.red;
         resumed.black = snap.black;
         resumed.spectators = snap.spectators;
-        send(c, {rid, std::move(resumed)});
+        proto::ServerMessage reply{rid, std::move(resumed)};
+        if (too_large(reply)) reply = {rid, wire::snapshot(*room, now(), private_rooms_.contains(*id), joined->color)};
+        send(c, reply, &*id);
     }
     broadcast(*id, joined->events);
 }

@@ -72,7 +72,16 @@ void Dispatcher::on_closed(const Peer& peer) {
     clients_.erase(it);
 }
 
-void Dispatcher::send(Client& client, const proto::ServerMessage& message) { deliver(client.peer, proto::encode(message)); }
+void Dispatcher::send(Client& client, const proto::ServerMessage& message, const RoomId* room) {
+    std::string bytes = proto::encode(message);
+    // Every frame must fit the cap, or the client has to drop the connection; the sources are
+    // bounded, so this only guards against a mistake.
+    if (bytes.size() > proto::kMaxFrameBytes) {
+        log(LogLevel::Error, "a reply of ", bytes.size(), " bytes exceeds the frame cap; sending an error instead");
+        bytes = proto::encode(wire::error(message.request_id, proto::ErrorCode::Internal, "the reply was too large"));
+    }
+    deliver(client.peer, bytes, room, message.request_id);
+}
 
 void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId asker, std::uint64_t request_id) {
     const Room* room = lobby_.find(id);
@@ -107,7 +116,7 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
             // The mover's copy differs from everyone's only by its move id.
             proto::ServerMessage own{is_asker ? request_id : 0, *body};
             if (mover) std::get<proto::MoveMade>(own.body).move_id = move->move_id;
-            deliver(client->second.peer, proto::encode(own), &id);
+            deliver(client->second.peer, proto::encode(own), &id, is_asker ? request_id : 0);
             answered |= is_asker;
         }
     }
@@ -152,15 +161,36 @@ void Dispatcher::on_flag_timer() {
 }
 
 // Finished rooms stay a minute for those who watched the end, then live on only in the archive.
+// Waiting games whose host left for good go too, with a word to whoever watched them.
 void Dispatcher::sweep_finished_rooms() {
-    for (const RoomId& id : lobby_.remove_ended_before(now() - std::chrono::minutes(1))) {
-        if (const auto members = members_.find(id); members != members_.end()) {
-            for (const auto& [who, role] : members->second)
-                if (auto client = clients_.find(who); client != clients_.end()) client->second.rooms.erase(id);
-            members_.erase(members);
-        }
-        private_rooms_.erase(id);
+    for (const RoomId& id : lobby_.remove_ended_before(now() - std::chrono::minutes(1))) forget_room(id);
+    for (const auto& [id, version] : lobby_.remove_abandoned(now())) {
+        tell_cancelled(id, version, std::nullopt, "The host left and did not come back: the game is cancelled.");
+        forget_room(id);
     }
+}
+
+// A waiting game is gone from the lobby: its watchers hear it as an abort (it was never journaled).
+void Dispatcher::tell_cancelled(const RoomId& id, std::uint64_t version, std::optional<Color> by,
+                                std::string explanation) {
+    const auto members = members_.find(id);
+    if (members == members_.end()) return;
+    const proto::GameAborted aborted{wire::game_id(id), version + 1,
+                                     by ? std::optional(wire::side(*by)) : std::nullopt, std::move(explanation)};
+    const std::string bytes = proto::encode({0, aborted});
+    for (const auto& [who, role] : members->second)
+        if (auto client = clients_.find(who); client != clients_.end()) deliver(client->second.peer, bytes);
+}
+
+// Drops every trace of a room the lobby no longer has.
+void Dispatcher::forget_room(const RoomId& id) {
+    if (const auto members = members_.find(id); members != members_.end()) {
+        for (const auto& [who, role] : members->second)
+            if (auto client = clients_.find(who); client != clients_.end()) client->second.rooms.erase(id);
+        members_.erase(members);
+    }
+    private_rooms_.erase(id);
+    counts_.erase(id);
 }
 
 void Dispatcher::spectators_changed(const RoomId& id) {
@@ -222,10 +252,11 @@ void Dispatcher::on_archive(const FinishedGame& game) {
     journal_pending();
 }
 
-void Dispatcher::deliver(const std::shared_ptr<Peer>& peer, std::string_view bytes, const RoomId* room) {
+void Dispatcher::deliver(const std::shared_ptr<Peer>& peer, std::string_view bytes, const RoomId* room,
+                         std::uint64_t reply_to) {
     if (!journal_.pending() && held_.empty()) return peer->deliver(bytes);
     held_bytes_.append(bytes);
-    held_.push_back({peer, held_bytes_.size(), room ? *room : RoomId()});
+    held_.push_back({peer, held_bytes_.size(), room ? *room : RoomId(), room ? reply_to : 0});
 }
 
 // Posted, so it runs once the handlers of this readiness burst are done: one commit for them all.
@@ -233,6 +264,12 @@ void Dispatcher::journal_pending() {
     if (release_posted_) return;
     release_posted_ = true;
     loop_.post_release();
+}
+
+// The requests whose own journal records failed: release() answers them itself.
+bool Dispatcher::asked(const Journal::Outcome& outcome, ParticipantId who, std::uint64_t request_id) {
+    return std::ranges::any_of(outcome.askers,
+                               [&](const Journal::Asker& a) { return a.who == who && a.request_id == request_id; });
 }
 
 void Dispatcher::release() {
@@ -243,8 +280,16 @@ void Dispatcher::release() {
     held_bytes_.swap(releasing_bytes_);
     std::size_t begin = 0;
     for (const Held& h : releasing_) {
-        if (!outcome.failed.contains(h.room) && h.peer->open())
+        if (!h.peer->open()) {
+        } else if (!outcome.failed.contains(h.room)) {
             h.peer->deliver(std::string_view(releasing_bytes_).substr(begin, h.end - begin));
+        } else if (h.reply_to != 0 && !asked(outcome, h.peer->id(), h.reply_to)) {
+            // A reply that described the rolled-back state (a retried move's acknowledgement, a
+            // snapshot): the request is answered, but with the failure.
+            h.peer->deliver(proto::encode(wire::error(h.reply_to, proto::ErrorCode::Internal,
+                                                      "the server could not store that game; try again",
+                                                      wire::game_id(h.room))));
+        }
         begin = h.end;
     }
     releasing_.clear();
@@ -281,6 +326,11 @@ void Dispatcher::roll_back(const RoomId& id) {
     auto rebuilt = restore_room(*found, random_, now(), std::chrono::duration_cast<Millis>(config_.grace), room);
     if (!rebuilt) return log(LogLevel::Error, "journal: ", rebuilt.error());
     lobby_.adopt(std::move(*rebuilt), lobby_.join_code(id), now());
+    // The journal does not hold spectators: the rebuilt room takes back those still watching.
+    if (Room* rebuilt_room = lobby_.find(id); rebuilt_room)
+        if (const auto members = members_.find(id); members != members_.end())
+            for (const auto& [who, role] : members->second)
+                if (role == Role::Spectator) (void)rebuilt_room->add_spectator(who);
     arm_flag_timer(lobby_.find(id));
 }
 

@@ -92,12 +92,16 @@ private:
 
     void dispatch(Client& client, const proto::ClientMessage& message);
     bool hosts_waiting_game(const Client& client) const;
-    void send(Client& client, const proto::ServerMessage& message);
+    // `room`: the reply describes that room, so it is dropped (and the request answered with
+    // INTERNAL) if the room's journal records of this turn fail.
+    void send(Client& client, const proto::ServerMessage& message, const RoomId* room = nullptr);
     // Sends room events to every member allowed to see them. The one who asked (if any) gets its
     // copy with its request id, and the mover's copy of a MoveMade carries its move id.
     void broadcast(const RoomId& id, const Events& events, ParticipantId asker = 0, std::uint64_t request_id = 0);
     void enter(Client& client, const RoomId& id, Role role);
     void leave_all(Client& client);
+    void tell_cancelled(const RoomId& id, std::uint64_t version, std::optional<Color> by, std::string explanation);
+    void forget_room(const RoomId& id);
     // Arms the flag timer for `room`'s deadline when that comes before the timer's current one.
     // Moves only push deadlines later, so the timer may fire early; it then rescans all rooms.
     void arm_flag_timer(const Room* room);
@@ -116,7 +120,9 @@ private:
     // order), and release(), posted once per turn, commits and then delivers them. Frames of a room
     // whose records were refused are dropped, the room is rolled back to its journaled state and
     // the askers get INTERNAL. Finished games reach the archive the same way.
-    void deliver(const std::shared_ptr<Peer>& peer, std::string_view bytes, const RoomId* room = nullptr);
+    void deliver(const std::shared_ptr<Peer>& peer, std::string_view bytes, const RoomId* room = nullptr,
+                 std::uint64_t reply_to = 0);
+    static bool asked(const Journal::Outcome& outcome, ParticipantId who, std::uint64_t request_id);
     void journal_pending();
     void roll_back(const RoomId& id);
     void on_archive(const FinishedGame& game);
@@ -150,6 +156,7 @@ private:
         std::shared_ptr<Peer> peer;
         std::size_t end;  // the frame's bytes end here in the buffer (and begin where the last ended)
         RoomId room;      // "" for frames of no room event
+        std::uint64_t reply_to;  // the request a room frame answers, or 0
     };
     std::vector<Held> held_, releasing_;
     std::string held_bytes_, releasing_bytes_;

@@ -1,6 +1,7 @@
 #include "server/lobby.h"
 
 #include <algorithm>
+#include <array>
 
 namespace xq::server {
 namespace {
@@ -62,6 +63,8 @@ std::expected<Created, Error> Lobby::create(CreateGame request, TimePoint now) {
 
 std::expected<Seated, Error> Lobby::join(const RoomId& id, std::string name, ParticipantId who,
                                          std::string_view join_code, TimePoint now) {
+    if (is_waiting(who))
+        return fail(ErrorCode::AlreadySeated, "you are waiting for a quick match; cancel it first");
     const auto it = rooms_.find(id);
     if (it == rooms_.end()) return fail(ErrorCode::NoSuchGame, "no game " + id);
     const Entry& entry = it->second;
@@ -118,13 +121,33 @@ std::expected<void, Error> Lobby::cancel_game(const RoomId& id, ParticipantId wh
     return {};
 }
 
+std::vector<Lobby::Abandoned> Lobby::remove_abandoned(TimePoint now) {
+    std::vector<Abandoned> removed;
+    std::erase_if(rooms_, [&](const auto& kv) {
+        const Room& room = *kv.second.room;
+        if (room.status() != Status::Waiting || !host_away(room)) return false;
+        for (Color c : {Color::Red, Color::Black})
+            if (room.seat(c).taken && room.grace_left(c, now) > Millis{}) return false;
+        removed.push_back({kv.first, room.version()});
+        return true;
+    });
+    return removed;
+}
+
+bool Lobby::host_away(const Room& room) {
+    return std::ranges::any_of(std::array{Color::Red, Color::Black}, [&](Color c) {
+        return room.seat(c).taken && !room.seat(c).connected;
+    });
+}
+
 Reply Lobby::watch(const RoomId& id, ParticipantId who, std::string_view join_code) {
     const auto it = rooms_.find(id);
     if (it == rooms_.end()) return fail(ErrorCode::NoSuchGame, "no game " + id);
+    // A player asking to watch its own game just wants a Snapshot (to resynchronise); the joiner
+    // of a private game was never told its code.
+    if (it->second.room->seat_of(who)) return Events{};
     if (it->second.join_code && *it->second.join_code != join_code)
         return fail(ErrorCode::WrongJoinCode, "game " + id + " is private: it needs its join code");
-    // A player asking to watch its own game just wants a Snapshot (to resynchronise).
-    if (it->second.room->seat_of(who)) return Events{};
     return it->second.room->add_spectator(who);
 }
 
@@ -153,7 +176,8 @@ GameListing Lobby::listing(const Entry& e) const {
 std::vector<GameListing> Lobby::open_games(ParticipantId viewer) const {
     std::vector<GameListing> list;
     for (const auto& [id, e] : rooms_)
-        if (e.room->status() == Status::Waiting && listed_to(e, viewer)) list.push_back(listing(e));
+        if (e.room->status() == Status::Waiting && !host_away(*e.room) && listed_to(e, viewer))
+            list.push_back(listing(e));
     return list;
 }
 

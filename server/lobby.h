@@ -92,8 +92,16 @@ public:
     // A player reconnects to its seat with the token it was given.
     std::expected<Joined, Error> resume(const RoomId& id, std::string_view token, ParticipantId who);
 
-    // Games waiting for an opponent, and games in play. Private games are listed only to their
-    // own players.
+    // Waiting games whose host dropped and did not come back within its grace period: removed
+    // (nobody else is seated, nothing was journaled); returns their ids.
+    struct Abandoned {
+        RoomId id;
+        std::uint64_t version;  // the room's last event version
+    };
+    std::vector<Abandoned> remove_abandoned(TimePoint now);
+
+    // Games waiting for an opponent (not those whose host is away), and games in play. Private
+    // games are listed only to their own players.
     std::vector<GameListing> open_games(ParticipantId viewer) const;
     std::vector<GameListing> live_games(ParticipantId viewer) const;
 
@@ -133,6 +141,7 @@ private:
     Room& add_room(TimeControl control, std::optional<std::string> join_code);
     std::string random_text(std::string_view alphabet, int length);
     bool listed_to(const Entry& e, ParticipantId viewer) const;
+    static bool host_away(const Room& room);
     GameListing listing(const Entry& e) const;
     void archive(const Room& room, TimePoint now);
 

@@ -177,6 +177,10 @@ void Room::start(Events& out, TimePoint now) {
     status_ = Status::Playing;
     started_at_ = now;
     clock_.start(game_.position().side_to_move(), now);
+    // A host who dropped while waiting gets its whole grace period from the start: the time spent
+    // waiting for an opponent is not time the joiner waited for it.
+    for (Seat& s : seats_)
+        if (s.taken && !s.connected) s.away_until = now + s.away_grace;
     emit(out, GameStarted{seat(Color::Red).name, seat(Color::Black).name, clock_.reading(now)});
 }
 
@@ -210,6 +214,7 @@ Reply Room::set_connected(ParticipantId who, bool connected, TimePoint now, Mill
     if (s.connected != connected) {
         s.connected = connected;
         s.away_until = connected ? std::nullopt : std::optional<TimePoint>(now + grace);
+        s.away_grace = grace;
         emit(out, PlayerConnection{*c, connected, grace_left(*c, now)});
     }
     return out;

@@ -44,6 +44,7 @@ struct Seat {
     std::string token;  // 128 random bits in hex; a reconnecting player proves its seat with it
     bool connected = false;
     std::optional<TimePoint> away_until{};  // disconnected: when its grace period ends
+    Millis away_grace{};                    // the grace period it was given
 };
 
 struct SeatView {

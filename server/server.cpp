@@ -119,10 +119,9 @@ void Server::arm_count_timer(TimePoint at) {
     });
 }
 
-// Finished rooms are swept every 15 seconds.
 void Server::arm_sweep() {
     dispatcher_.sweep_finished_rooms();
-    sweep_timer_.expires_after(std::chrono::seconds(15));
+    sweep_timer_.expires_after(config_.sweep_period);
     sweep_timer_.async_wait([this](const boost::system::error_code& ec) {
         if (!ec) arm_sweep();
     });

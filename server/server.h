@@ -37,6 +37,8 @@ struct ServerConfig {
     // How long a disconnected player may take to resume before its opponent may claim the game.
     std::chrono::milliseconds grace{std::chrono::seconds(60)};
     RateLimits rate;  // per connection; Ping is free
+    // How often ended rooms and abandoned waiting games are looked for.
+    std::chrono::milliseconds sweep_period{std::chrono::seconds(15)};
 };
 
 // The network side of the server: the listener and its sessions (which only move bytes), LAN

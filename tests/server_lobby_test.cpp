@@ -198,5 +198,61 @@ TEST_F(LobbyTest, EndedRoomsStayUntilTheCutoff) {
     EXPECT_TRUE(lobby.find(playing.id));  // a live game is never removed
 }
 
+// A host who dropped while waiting: the game leaves the list at once, and the lobby itself once
+// the host's grace period has run out without a resume.
+TEST_F(LobbyTest, AWaitingGameWhoseHostLeftIsHiddenThenRemoved) {
+    const Created game = create(1);
+    const Created other = create(2);
+    ASSERT_TRUE(lobby.find(game.id)->set_connected(1, false, t0 + 1s, 60s));
+    ASSERT_EQ(lobby.open_games(5).size(), 1u);
+    EXPECT_EQ(lobby.open_games(5).front().id, other.id);
+    EXPECT_TRUE(lobby.remove_abandoned(t0 + 60s).empty());  // 1 s of grace left
+    const auto removed = lobby.remove_abandoned(t0 + 61s);
+    ASSERT_EQ(removed.size(), 1u);
+    EXPECT_EQ(removed.front().id, game.id);
+    EXPECT_EQ(removed.front().version, 0u);
+    EXPECT_FALSE(lobby.find(game.id));
+    EXPECT_TRUE(lobby.find(other.id));
+    EXPECT_EQ(lobby.join(game.id, "player3", 3, "", t0 + 62s).error().code, ErrorCode::NoSuchGame);
+}
+
+TEST_F(LobbyTest, AHostWhoCameBackInTimeKeepsTheGame) {
+    const Created game = create(1);
+    Room& room = *lobby.find(game.id);
+    ASSERT_TRUE(room.set_connected(1, false, t0, 60s));
+    ASSERT_TRUE(room.resume(game.token, 7));
+    EXPECT_TRUE(lobby.remove_abandoned(t0 + 120s).empty());
+    EXPECT_EQ(lobby.open_games(5).size(), 1u);
+}
+
+// Joining a game whose host is away (by its id, within the grace) starts the host's grace anew:
+// the joiner cannot claim a win for time the host spent waiting for anyone.
+TEST_F(LobbyTest, JoiningAnAwayHostsGameGivesTheHostAFreshGrace) {
+    const Created game = create(1);
+    ASSERT_TRUE(lobby.find(game.id)->set_connected(1, false, t0, 60s));
+    ASSERT_TRUE(lobby.join(game.id, "player2", 2, "", t0 + 59s));
+    Room& room = *lobby.find(game.id);
+    EXPECT_EQ(room.grace_left(Color::Red, t0 + 59s), Millis{60000});
+    EXPECT_EQ(room.claim(2, true, t0 + 70s).error().code, ErrorCode::ClaimNotAllowed);
+    EXPECT_TRUE(room.claim(2, true, t0 + 119s));
+}
+
+TEST_F(LobbyTest, SeekingAQuickMatchOneCannotAlsoJoinAGame) {
+    const Created game = create(1);
+    ASSERT_TRUE(lobby.quick_match("player2", 2, kRapid, t0));
+    EXPECT_EQ(lobby.join(game.id, "player2", 2, "", t0).error().code, ErrorCode::AlreadySeated);
+    EXPECT_EQ(lobby.find(game.id)->status(), Status::Waiting);
+    ASSERT_TRUE(lobby.cancel_quick_match(2));
+    EXPECT_TRUE(lobby.join(game.id, "player2", 2, "", t0));
+}
+
+// The joiner of a private game was never told its code; watching its own game resynchronises.
+TEST_F(LobbyTest, APlayerOfAPrivateGameWatchesItWithoutTheCode) {
+    const Created game = create(1, ColorChoice::Red, true);
+    ASSERT_TRUE(lobby.join(game.id, "player2", 2, *game.join_code, t0));
+    EXPECT_TRUE(lobby.watch(game.id, 2, ""));
+    EXPECT_EQ(lobby.watch(game.id, 3, "").error().code, ErrorCode::WrongJoinCode);
+}
+
 }  // namespace
 }  // namespace xq::server
