@@ -1,5 +1,6 @@
 #include "fen.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <vector>
@@ -166,6 +167,12 @@ std::optional<int> parse_counter(std::string_view field) {
     return value;
 }
 
+// At least one digit and nothing else: a non-negative number, whatever its size. (A sign is a
+// syntax error, as it was before the counter got its range check.)
+bool is_digits(std::string_view field) {
+    return !field.empty() && std::ranges::all_of(field, [](char ch) { return ch >= '0' && ch <= '9'; });
+}
+
 }  // namespace
 
 std::string_view code_name(FenErrorCode code) {
@@ -196,6 +203,8 @@ std::string_view code_name(FenErrorCode code) {
             return "fen_opponent_in_check";
         case FenErrorCode::BadSideToMove:
             return "fen_side_to_move";
+        case FenErrorCode::CounterOutOfRange:
+            return "fen_counter_range";
     }
     return "fen_error";
 }
@@ -224,7 +233,13 @@ std::expected<Position, FenError> parse_fen(std::string_view fen) {
     int halfmove = 0, fullmove = 1;
     if (fields.size() > 4) {
         const auto v = parse_counter(fields[4]);
-        if (!v) return fail(FenErrorCode::Syntax, "bad no-capture counter '" + std::string(fields[4]) + "'");
+        if (!v && !is_digits(fields[4]))
+            return fail(FenErrorCode::Syntax, "bad no-capture counter '" + std::string(fields[4]) + "'");
+        if (!v || *v > kMaxNoCapturePlies)  // digits, but above 119 (or above 65535)
+            return fail(FenErrorCode::CounterOutOfRange,
+                        "no-capture counter " + std::string(fields[4]) + " is outside 0.." +
+                            std::to_string(kMaxNoCapturePlies) + ": " + std::to_string(kMaxNoCapturePlies + 1) +
+                            " plies without a capture end the game");
         halfmove = *v;
     }
     if (fields.size() > 5) {

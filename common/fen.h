@@ -24,7 +24,12 @@ enum class FenErrorCode {
     GeneralsFacing,        // the two generals on one file with nothing between them
     OpponentInCheck,       // the side not to move is in check (its general could be captured)
     BadSideToMove,         // the side field is not w, r or b
+    CounterOutOfRange,     // the no-capture counter (field 5) is outside 0..119: 120 plies end the game
 };
+
+// FEN field 5, the no-capture ply counter, is at most this (Pikafish refuses larger values): 120
+// counted plies without a capture are a move-limit draw, so no game starts from such a position.
+inline constexpr int kMaxNoCapturePlies = 119;
 
 // Stable snake_case name of a code, for JSON and protocol messages ("generals_facing").
 std::string_view code_name(FenErrorCode code);
@@ -35,9 +40,12 @@ struct FenError {
 };
 
 // Accepts "placement side [- - [halfmove [fullmove]]]". Letters B/N and E/H, and w or r for Red.
+// halfmove (the no-capture counter) must be 0..119; fullmove is 0..65535 (0 is read as 1).
 std::expected<Position, FenError> parse_fen(std::string_view fen);
 
-// Emits the canonical form: letters B and N, "w" for Red, all six fields.
+// Emits the canonical form: letters B and N, "w" for Red, all six fields. The final position of a
+// game drawn by the no-capture limit prints counter 120, which parse_fen() refuses: that FEN
+// describes a finished game, not a start. (Stored and sent FENs are always game starts.)
 std::string to_fen(const Position& pos);
 
 }  // namespace xq

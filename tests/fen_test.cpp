@@ -67,6 +67,33 @@ TEST(Fen, SyntaxErrors) {
               FenErrorCode::BadSideToMove);
 }
 
+// Field 5, the no-capture counter, is 0..119 (rules spec section 0; Pikafish refuses the rest):
+// 120 plies without a capture end the game, so a FEN with 120 or more never starts one.
+TEST(Fen, NoCaptureCounterRange) {
+    const auto last = parse_fen("4k4/9/9/9/9/9/9/9/9/3K5 w - - 119 1");
+    ASSERT_TRUE(last) << last.error().message;
+    EXPECT_EQ(last->halfmove_clock(), 119);
+    EXPECT_EQ(to_fen(*last), "4k4/9/9/9/9/9/9/9/9/3K5 w - - 119 1");
+    for (const char* counter : {"120", "200", "65535", "65536", "99999999999999999999"})
+        EXPECT_EQ(error_of(std::string("4k4/9/9/9/9/9/9/9/9/3K5 w - - ") + counter + " 1"),
+                  FenErrorCode::CounterOutOfRange)
+            << counter;
+    EXPECT_EQ(error_of("4k4/9/9/9/9/9/9/9/9/3K5 b - - 120"), FenErrorCode::CounterOutOfRange);  // no move number
+
+    const auto refused = parse_fen("4k4/9/9/9/9/9/9/9/9/3K5 w - - 200 1");
+    ASSERT_FALSE(refused);
+    EXPECT_EQ(code_name(refused.error().code), "fen_counter_range");
+    EXPECT_NE(refused.error().message.find("200"), std::string::npos) << refused.error().message;
+    EXPECT_NE(refused.error().message.find("0..119"), std::string::npos) << refused.error().message;
+    EXPECT_NE(refused.error().message.find("120 plies"), std::string::npos) << refused.error().message;
+
+    // The move number (field 6) keeps its own range, up to 65535.
+    const auto late = parse_fen("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 65535");
+    ASSERT_TRUE(late) << late.error().message;
+    EXPECT_EQ(late->fullmove_number(), 65535);
+    EXPECT_EQ(error_of("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 65536"), FenErrorCode::Syntax);
+}
+
 TEST(Fen, RankAndFileCounts) {
     EXPECT_EQ(error_of("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/RNBAKABNR w"),
               FenErrorCode::RankCount);

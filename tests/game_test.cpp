@@ -192,6 +192,20 @@ TEST(Game, NoCaptureLimitDrawsAt120) {
     EXPECT_EQ(game.position().halfmove_clock(), 120);
 }
 
+// What is stored and sent is the start FEN, and it parses back; the final position of a move-limit
+// draw prints counter 120, which the parser refuses as the start of a game (it is already over).
+TEST(Game, NoCaptureLimitFensRoundTrip) {
+    Game game(fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 119 1"));
+    ASSERT_TRUE(game.play(mv("a0a1")));
+    ASSERT_EQ(game.outcome().reason, Reason::MoveLimit);
+    const auto start = parse_fen(to_fen(game.start()));
+    ASSERT_TRUE(start) << start.error().message;
+    EXPECT_EQ(*start, game.start());
+    const auto end = parse_fen(to_fen(game.position()));
+    ASSERT_FALSE(end);
+    EXPECT_EQ(end.error().code, FenErrorCode::CounterOutOfRange);
+}
+
 TEST(Game, NoCaptureLimitNotReachedAt119) {
     Game game(fen("3k5/9/9/9/9/9/9/9/9/R3K4 w - - 118 1"));
     ASSERT_TRUE(game.play(mv("a0a1")));
