@@ -248,7 +248,7 @@ Reply Room::chat(ParticipantId who, std::string_view text, std::string_view spec
                                               " bytes, this one has " + std::to_string(text.size())});
     Events out;
     if (c)
-        emit(out, ChatLine{ChatChannel::Players, seat(*c).name, std::string(text)}, Audience::Everyone);
+        emit(out, ChatLine{ChatChannel::Players, seat(*c).name, std::string(text), *c}, Audience::Everyone);
     else
         emit(out,
              ChatLine{ChatChannel::Spectators,

@@ -107,6 +107,8 @@ struct ChatLine {
     ChatChannel channel;
     std::string from;  // player name, or "spectator <id>"
     std::string text;
+    // The speaker's seat, recorded when said: names are not unique, so `from` cannot tell.
+    std::optional<Color> side{};
 };
 struct GameEnded {
     Result result;

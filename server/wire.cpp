@@ -48,14 +48,6 @@ proto::TimeControl record_time_control(const TimeControlRecord& tc) {
 
 std::int64_t unix_ms(WallTime t) { return duration_cast<milliseconds>(t.time_since_epoch()).count(); }
 
-// A players' chat line names its speaker; the seat with that name is the speaker's side.
-std::optional<proto::Side> speaker_side(const Room& room, const ChatLine& line) {
-    if (line.channel != ChatChannel::Players) return std::nullopt;
-    for (Color c : {Color::Red, Color::Black})
-        if (room.seat(c).taken && room.seat(c).name == line.from) return side(c);
-    return std::nullopt;
-}
-
 }  // namespace
 
 proto::GameId game_id(const RoomId& id) {
@@ -215,7 +207,7 @@ std::optional<proto::RoomEvent> room_event(const Room& room, const Event& e, boo
                                        spectators ? 0 : v,
                                        spectators ? proto::ChatChannel::Spectators : proto::ChatChannel::Players,
                                        body.from,
-                                       speaker_side(room, body),
+                                       body.side ? std::optional(side(*body.side)) : std::nullopt,
                                        body.text};
             } else if constexpr (std::is_same_v<T, server::GameEnded>) {
                 return proto::GameEnded{id, v,

@@ -207,6 +207,20 @@ TEST_F(ServerProtocolTest, ResumeInTimeGetsTheMissedEventsAndBlocksClaims) {
     EXPECT_EQ(as<proto::MoveMade>(back->call(MakeMove{game.id, "h9g7", 1, 1})).version, 4u);
 }
 
+// ChatLine.side is the speaker's seat, not the first seat that shares its name: a Black player
+// who took Red's name is still shown as Black.
+TEST_F(ServerProtocolTest, ChatSideIsTheSpeakersSeatWhenNamesMatch) {
+    auto red = client("alice");
+    auto black = client("alice");
+    const auto game = pair_up(*red, *black);
+    EXPECT_EQ(as<ChatLine>(black->call(SendChat{game.id, ChatChannel::Players, "I am Red"})).side, Side::Black);
+    const auto seen = red->wait_for<ChatLine>();
+    ASSERT_TRUE(seen);
+    EXPECT_EQ(seen->from, "alice");
+    EXPECT_EQ(seen->side, Side::Black);
+    EXPECT_EQ(as<ChatLine>(red->call(SendChat{game.id, ChatChannel::Players, "no"})).side, Side::Red);
+}
+
 // A move whose reply was lost with the connection: retried after Resume with the same move id,
 // it gets the original acknowledgement and is played once. A move for an outdated position is
 // refused.

@@ -453,6 +453,19 @@ TEST(Room, ChatChannelsAudiencesAndLimit) {
     EXPECT_EQ(t.room.version(), version);
 }
 
+TEST(Room, ChatLinesRecordTheSpeakersSeatNotItsName) {
+    // Black took Red's name: the name cannot tell them apart, the recorded seat can.
+    Room room("r1", {5min, 0s, {}}, counter());
+    ASSERT_TRUE(room.join(Color::Red, "alice", kRed, t0));
+    ASSERT_TRUE(room.join(Color::Black, "alice", kBlack, t0));
+    const auto black = room.chat(kBlack, "I am Red, honest");
+    ASSERT_TRUE(black);
+    EXPECT_EQ(body<ChatLine>(black->front()).side, Color::Black);
+    EXPECT_EQ(body<ChatLine>(room.chat(kRed, "no")->front()).side, Color::Red);
+    ASSERT_TRUE(room.add_spectator(kWatcher));
+    EXPECT_FALSE(body<ChatLine>(room.chat(kWatcher, "ha")->front()).side);
+}
+
 TEST(Room, SpectatorsAreCounted) {
     Table t;
     EXPECT_EQ(body<SpectatorCount>(t.room.add_spectator(kWatcher)->front()).count, 1u);
