@@ -57,6 +57,8 @@ std::string_view code_name(ErrorCode code) {
             return "abort_too_late";
         case ErrorCode::ChatTooLong:
             return "chat_too_long";
+        case ErrorCode::WrongChatChannel:
+            return "wrong_chat_channel";
         case ErrorCode::BadToken:
             return "bad_token";
         case ErrorCode::NoSuchGame:
@@ -238,10 +240,17 @@ Reply Room::remove_spectator(ParticipantId who) {
     return out;
 }
 
-Reply Room::chat(ParticipantId who, std::string_view text, std::string_view spectator_name) {
+Reply Room::chat(ParticipantId who, ChatChannel channel, std::string_view text, std::string_view spectator_name) {
     const auto c = seat_of(who);
     if (!c && !is_spectator(who))
         return std::unexpected(Error{ErrorCode::NotAPlayer, "you are not in this room"});
+    // The channel is the client's choice, so it is checked against the seat: a spectator may not
+    // speak as a player, and a player may not read or write the gallery's channel.
+    if (channel == ChatChannel::Players && !c)
+        return std::unexpected(Error{ErrorCode::NotAPlayer, "only the players may write on the players' channel"});
+    if (channel == ChatChannel::Spectators && c)
+        return std::unexpected(
+            Error{ErrorCode::WrongChatChannel, "players may not write on the spectators' channel"});
     if (text.size() > kMaxChatBytes)
         return std::unexpected(
             Error{ErrorCode::ChatTooLong, "a chat line holds at most " + std::to_string(kMaxChatBytes) +

@@ -132,9 +132,10 @@ public:
 
     Reply add_spectator(ParticipantId who);
     Reply remove_spectator(ParticipantId who);
-    // Players write to the players' channel, spectators to the spectators' channel.
+    // Players write to the players' channel, spectators to the spectators' channel; the other
+    // channel is refused (not_a_player for a spectator, wrong_chat_channel for a player).
     // A spectator's line is signed with `spectator_name` (its Hello name), if given.
-    Reply chat(ParticipantId who, std::string_view text, std::string_view spectator_name = {});
+    Reply chat(ParticipantId who, ChatChannel channel, std::string_view text, std::string_view spectator_name = {});
 
     // Plays `iccs` for the participant's seat; `expected_ply` is the ply count the client saw.
     std::expected<MoveDone, Error> move(ParticipantId who, MoveId move_id, int expected_ply,

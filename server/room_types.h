@@ -34,6 +34,7 @@ enum class ErrorCode {
     NothingToTakeBack,     // the requester has not moved yet
     AbortTooLate,          // both sides have moved
     ChatTooLong,           // over kMaxChatBytes
+    WrongChatChannel,      // a player writing on the spectators' channel
     BadToken,              // resume with a token that matches no seat
     NoSuchGame,
     WrongJoinCode,

@@ -111,6 +111,7 @@ proto::ErrorCode error_code(ErrorCode code) {
         case ErrorCode::NothingToTakeBack: return P::NothingToTakeBack;
         case ErrorCode::AbortTooLate: return P::AlreadyStarted;
         case ErrorCode::ChatTooLong: return P::ChatTooLong;
+        case ErrorCode::WrongChatChannel: return P::BadRequest;
         case ErrorCode::BadToken: return P::BadToken;
         case ErrorCode::NoSuchGame: return P::NoSuchGame;
         case ErrorCode::WrongJoinCode: return P::WrongJoinCode;

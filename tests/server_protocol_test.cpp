@@ -221,6 +221,30 @@ TEST_F(ServerProtocolTest, ChatSideIsTheSpeakersSeatWhenNamesMatch) {
     EXPECT_EQ(as<ChatLine>(red->call(SendChat{game.id, ChatChannel::Players, "no"})).side, Side::Red);
 }
 
+// Each role has its own channel (proto/README.md, Chat): a spectator on PLAYERS gets
+// NOT_A_PLAYER, a player on SPECTATORS gets BAD_REQUEST, and neither line reaches anyone.
+TEST_F(ServerProtocolTest, ChatOnTheOtherRolesChannelIsRefused) {
+    auto red = client("R");
+    auto black = client("B");
+    auto watcher = client("W");
+    auto fan = client("F");
+    const auto game = pair_up(*red, *black);  // GameStarted is version 1
+    as<Snapshot>(watcher->call(WatchGame{game.id, ""}));
+    as<Snapshot>(fan->call(WatchGame{game.id, ""}));
+    EXPECT_EQ(error_of(watcher->call(SendChat{game.id, ChatChannel::Players, "resign now!"})),
+              proto::ErrorCode::NotAPlayer);
+    EXPECT_EQ(error_of(red->call(SendChat{game.id, ChatChannel::Spectators, "tell me his plan"})),
+              proto::ErrorCode::BadRequest);
+    // Nothing was broadcast and no version was spent: the next line is version 2 for everyone.
+    EXPECT_EQ(as<ChatLine>(black->call(SendChat{game.id, ChatChannel::Players, "gl"})).version, 2u);
+    for (TestClient* c : {red.get(), watcher.get(), fan.get()}) {
+        const auto line = c->wait_for<ChatLine>();
+        ASSERT_TRUE(line);
+        EXPECT_EQ(line->text, "gl");
+        EXPECT_EQ(line->version, 2u);
+    }
+}
+
 // A move whose reply was lost with the connection: retried after Resume with the same move id,
 // it gets the original acknowledgement and is played once. A move for an outdated position is
 // refused.
