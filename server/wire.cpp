@@ -173,6 +173,9 @@ proto::Snapshot snapshot(const Room& room, TimePoint now, bool is_private, std::
     if (s.takeback_request) out.pending_offers.push_back({proto::OfferKind::Takeback, side(*s.takeback_request)});
     out.spectators = static_cast<std::uint32_t>(s.spectators);
     if (your_side) out.your_side = side(*your_side);
+    // Only the lines this receiver may see: a player's snapshot never carries the gallery's chat.
+    for (const Event& e : room.recent_chat(your_side ? Role::Player : Role::Spectator))
+        if (auto line = room_event(room, e, false)) out.chat.push_back(std::get<proto::ChatLine>(*line));
     return out;
 }
 

@@ -245,6 +245,38 @@ TEST_F(ServerProtocolTest, ChatOnTheOtherRolesChannelIsRefused) {
     }
 }
 
+// Snapshot.chat holds the recent lines its receiver may see, oldest first: a late spectator
+// gets both channels, a player (here WatchGame on its own game) only the players' channel.
+TEST_F(ServerProtocolTest, SnapshotCarriesTheRecentChatTheReceiverMaySee) {
+    auto red = client("R");
+    auto black = client("B");
+    auto watcher = client("W");
+    const auto game = pair_up(*red, *black);
+    as<Snapshot>(watcher->call(WatchGame{game.id, ""}));
+    as<ChatLine>(red->call(SendChat{game.id, ChatChannel::Players, "good luck"}));
+    as<ChatLine>(watcher->call(SendChat{game.id, ChatChannel::Spectators, "red will win"}));
+    as<ChatLine>(black->call(SendChat{game.id, ChatChannel::Players, "thanks"}));
+
+    auto late = client("L");
+    const auto seen = as<Snapshot>(late->call(WatchGame{game.id, ""}));
+    ASSERT_EQ(seen.chat.size(), 3u);
+    EXPECT_EQ(seen.chat[0].text, "good luck");
+    EXPECT_EQ(seen.chat[0].side, Side::Red);
+    EXPECT_EQ(seen.chat[0].version, 2u);
+    EXPECT_EQ(seen.chat[1].text, "red will win");
+    EXPECT_EQ(seen.chat[1].channel, ChatChannel::Spectators);
+    EXPECT_EQ(seen.chat[1].from, "W");
+    EXPECT_FALSE(seen.chat[1].side);
+    EXPECT_EQ(seen.chat[2].text, "thanks");
+    EXPECT_EQ(seen.chat[2].side, Side::Black);
+
+    const auto own = as<Snapshot>(black->call(WatchGame{game.id, ""}));
+    EXPECT_EQ(own.your_side, Side::Black);
+    ASSERT_EQ(own.chat.size(), 2u);
+    EXPECT_EQ(own.chat[0].text, "good luck");
+    EXPECT_EQ(own.chat[1].text, "thanks");
+}
+
 // A move whose reply was lost with the connection: retried after Resume with the same move id,
 // it gets the original acknowledgement and is played once. A move for an outdated position is
 // refused.

@@ -469,6 +469,37 @@ TEST(Room, ChatLinesRecordTheSpeakersSeatNotItsName) {
     EXPECT_FALSE(body<ChatLine>(room.chat(kWatcher, ChatChannel::Spectators, "ha")->front()).side);
 }
 
+// What a snapshot's chat is made of: the last kChatKept lines of each channel, in the order said,
+// with the spectators' channel kept from the players.
+TEST(Room, RecentChatKeepsTheLastLinesOfEachChannel) {
+    Table t;
+    ASSERT_TRUE(t.room.add_spectator(kWatcher));
+    const auto texts = [&](Role role) {
+        std::vector<std::string> out;
+        for (const Event& e : t.room.recent_chat(role)) out.push_back(body<ChatLine>(e).text);
+        return out;
+    };
+    ASSERT_TRUE(t.room.chat(kRed, ChatChannel::Players, "p0"));
+    const std::size_t extra = 4;
+    for (std::size_t i = 0; i < Room::kChatKept + extra; ++i)
+        ASSERT_TRUE(t.room.chat(kWatcher, ChatChannel::Spectators, "s" + std::to_string(i)));
+    ASSERT_TRUE(t.room.chat(kBlack, ChatChannel::Players, "p1"));
+    EXPECT_EQ(texts(Role::Player), (std::vector<std::string>{"p0", "p1"}));
+    const auto gallery = texts(Role::Spectator);
+    ASSERT_EQ(gallery.size(), Room::kChatKept + 2);
+    EXPECT_EQ(gallery.front(), "p0");  // the players' old line outlived the spectators' flood
+    EXPECT_EQ(gallery[1], "s" + std::to_string(extra));
+    EXPECT_EQ(gallery.back(), "p1");
+    // Refused lines are not kept.
+    EXPECT_FALSE(t.room.chat(kRed, ChatChannel::Spectators, "psst"));
+    EXPECT_EQ(texts(Role::Spectator).size(), Room::kChatKept + 2);
+
+    for (std::size_t i = 0; i < Room::kChatKept; ++i)
+        ASSERT_TRUE(t.room.chat(kRed, ChatChannel::Players, "x"));
+    EXPECT_EQ(texts(Role::Player).size(), Room::kChatKept);
+    EXPECT_EQ(texts(Role::Spectator).size(), 2 * Room::kChatKept);
+}
+
 TEST(Room, SpectatorsAreCounted) {
     Table t;
     EXPECT_EQ(body<SpectatorCount>(t.room.add_spectator(kWatcher)->front()).count, 1u);
