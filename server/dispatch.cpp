@@ -225,7 +225,9 @@ void Dispatcher::on_room_request(Client& c, std::uint64_t rid, const proto::Clie
                     return std::unexpected(server::Error{server::ErrorCode::ChatTooLong, "a chat line holds at most " +
                                                                              std::to_string(proto::kMaxChatBytes) +
                                                                              " bytes"});
-                return room->chat(who, m.text, c.name);
+                const auto channel = m.channel == proto::ChatChannel::Players ? server::ChatChannel::Players
+                                                                               : server::ChatChannel::Spectators;
+                return room->chat(who, channel, m.text, c.name);
             } else if constexpr (std::is_same_v<T, proto::Claim>) {
                 return room->claim(who, m.kind == proto::ClaimKind::Win, at);
             } else {

@@ -57,6 +57,8 @@ std::string_view code_name(ErrorCode code) {
             return "abort_too_late";
         case ErrorCode::ChatTooLong:
             return "chat_too_long";
+        case ErrorCode::WrongChatChannel:
+            return "wrong_chat_channel";
         case ErrorCode::BadToken:
             return "bad_token";
         case ErrorCode::NoSuchGame:
@@ -243,23 +245,48 @@ Reply Room::remove_spectator(ParticipantId who) {
     return out;
 }
 
-Reply Room::chat(ParticipantId who, std::string_view text, std::string_view spectator_name) {
+Reply Room::chat(ParticipantId who, ChatChannel channel, std::string_view text, std::string_view spectator_name) {
     const auto c = seat_of(who);
     if (!c && !is_spectator(who))
         return std::unexpected(Error{ErrorCode::NotAPlayer, "you are not in this room"});
+    // The channel is the client's choice, so it is checked against the seat: a spectator may not
+    // speak as a player, and a player may not talk to the gallery.
+    if (channel == ChatChannel::Players && !c)
+        return std::unexpected(Error{ErrorCode::NotAPlayer, "only the players may write on the players' channel"});
+    if (channel == ChatChannel::Spectators && c)
+        return std::unexpected(
+            Error{ErrorCode::WrongChatChannel, "players may not write on the spectators' channel"});
     if (text.size() > kMaxChatBytes)
         return std::unexpected(
             Error{ErrorCode::ChatTooLong, "a chat line holds at most " + std::to_string(kMaxChatBytes) +
                                               " bytes, this one has " + std::to_string(text.size())});
     Events out;
     if (c)
-        emit(out, ChatLine{ChatChannel::Players, seat(*c).name, std::string(text)}, Audience::Everyone);
+        emit(out, ChatLine{ChatChannel::Players, seat(*c).name, std::string(text), *c}, Audience::Everyone);
     else
         emit(out,
              ChatLine{ChatChannel::Spectators,
                       spectator_name.empty() ? "spectator " + std::to_string(who) : std::string(spectator_name),
                       std::string(text)},
              Audience::Spectators);
+    keep_chat(out.back());
+    return out;
+}
+
+// Drops the channel's oldest kept line once it has more than kChatKept, so a long game's chat
+// costs the room no more memory than a short one's.
+void Room::keep_chat(const Event& line) {
+    const ChatChannel channel = std::get<ChatLine>(line.body).channel;
+    const auto same_channel = [&](const Event& e) { return std::get<ChatLine>(e.body).channel == channel; };
+    recent_chat_.push_back(line);
+    if (static_cast<std::size_t>(std::ranges::count_if(recent_chat_, same_channel)) > kChatKept)
+        recent_chat_.erase(std::ranges::find_if(recent_chat_, same_channel));
+}
+
+std::vector<Event> Room::recent_chat(Role role) const {
+    std::vector<Event> out;
+    for (const Event& e : recent_chat_)
+        if (e.visible_to(role)) out.push_back(e);
     return out;
 }
 

@@ -91,6 +91,7 @@ class Room {
 public:
     static constexpr std::size_t kHistory = 512;       // events kept for events_since
     static constexpr std::size_t kMoveIdsKept = 1024;  // per seat, for exactly-once moves
+    static constexpr std::size_t kChatKept = 20;       // recent lines per channel, for snapshots
 
     // Called once, when the game ends with a result (not when aborted). It must not destroy the
     // room: the lobby archives from it.
@@ -133,9 +134,10 @@ public:
 
     Reply add_spectator(ParticipantId who);
     Reply remove_spectator(ParticipantId who);
-    // Players write to the players' channel, spectators to the spectators' channel.
+    // Players write to the players' channel, spectators to the spectators' channel; the other
+    // channel is refused (not_a_player for a spectator, wrong_chat_channel for a player).
     // A spectator's line is signed with `spectator_name` (its Hello name), if given.
-    Reply chat(ParticipantId who, std::string_view text, std::string_view spectator_name = {});
+    Reply chat(ParticipantId who, ChatChannel channel, std::string_view text, std::string_view spectator_name = {});
 
     // Plays `iccs` for the participant's seat; `expected_ply` is the ply count the client saw.
     std::expected<MoveDone, Error> move(ParticipantId who, MoveId move_id, int expected_ply,
@@ -152,6 +154,9 @@ public:
     Reply check_flag(TimePoint now);
 
     Snapshot snapshot(TimePoint now) const;
+    // The kept chat lines (ChatLine events) `role` may see, oldest first: players see only the
+    // players' channel, spectators both.
+    std::vector<Event> recent_chat(Role role) const;
 
     // Crash recovery (room_restore.cpp): a started game rebuilt from its journal. Clocks resume at
     // `now` from their values at the last journaled event (paused while the server was down).
@@ -171,6 +176,7 @@ private:
     void start(Events& out, TimePoint now);
     void finish(Events& out, TimePoint now);  // the Game has just ended
     void clear_offers_after_move(Events& out, Color mover);
+    void keep_chat(const Event& line);
     std::string new_token();
 
     RoomId id_;
@@ -201,6 +207,9 @@ private:
     const Event& ack_event(std::uint64_t version) const;
     void forget_ack(std::uint64_t version);
     std::deque<Event> log_;
+    // Both channels in the order said, at most kChatKept lines of each (so 2 * 20 * 500 bytes of
+    // text at most): spectators' lines are not in log_, and players' lines leave it eventually.
+    std::deque<Event> recent_chat_;
     std::uint64_t version_ = 0;
     std::optional<TimePoint> started_at_;
     std::optional<TimePoint> ended_at_;

@@ -34,6 +34,7 @@ enum class ErrorCode {
     NothingToTakeBack,     // the requester has not moved yet
     AbortTooLate,          // both sides have moved
     ChatTooLong,           // over kMaxChatBytes
+    WrongChatChannel,      // a player writing on the spectators' channel
     BadToken,              // resume with a token that matches no seat
     NoSuchGame,
     WrongJoinCode,
@@ -107,6 +108,8 @@ struct ChatLine {
     ChatChannel channel;
     std::string from;  // player name, or "spectator <id>"
     std::string text;
+    // The speaker's seat, recorded when said: names are not unique, so `from` cannot tell.
+    std::optional<Color> side{};
 };
 struct GameEnded {
     Result result;

@@ -48,14 +48,6 @@ proto::TimeControl record_time_control(const TimeControlRecord& tc) {
 
 std::int64_t unix_ms(WallTime t) { return duration_cast<milliseconds>(t.time_since_epoch()).count(); }
 
-// A players' chat line names its speaker; the seat with that name is the speaker's side.
-std::optional<proto::Side> speaker_side(const Room& room, const ChatLine& line) {
-    if (line.channel != ChatChannel::Players) return std::nullopt;
-    for (Color c : {Color::Red, Color::Black})
-        if (room.seat(c).taken && room.seat(c).name == line.from) return side(c);
-    return std::nullopt;
-}
-
 }  // namespace
 
 proto::GameId game_id(const RoomId& id) {
@@ -119,6 +111,7 @@ proto::ErrorCode error_code(ErrorCode code) {
         case ErrorCode::NothingToTakeBack: return P::NothingToTakeBack;
         case ErrorCode::AbortTooLate: return P::AlreadyStarted;
         case ErrorCode::ChatTooLong: return P::ChatTooLong;
+        case ErrorCode::WrongChatChannel: return P::BadRequest;
         case ErrorCode::BadToken: return P::BadToken;
         case ErrorCode::NoSuchGame: return P::NoSuchGame;
         case ErrorCode::WrongJoinCode: return P::WrongJoinCode;
@@ -180,6 +173,9 @@ proto::Snapshot snapshot(const Room& room, TimePoint now, bool is_private, std::
     if (s.takeback_request) out.pending_offers.push_back({proto::OfferKind::Takeback, side(*s.takeback_request)});
     out.spectators = static_cast<std::uint32_t>(s.spectators);
     if (your_side) out.your_side = side(*your_side);
+    // Only the lines this receiver may see: a player's snapshot never carries the gallery's chat.
+    for (const Event& e : room.recent_chat(your_side ? Role::Player : Role::Spectator))
+        if (auto line = room_event(room, e, false)) out.chat.push_back(std::get<proto::ChatLine>(*line));
     return out;
 }
 
@@ -215,7 +211,7 @@ std::optional<proto::RoomEvent> room_event(const Room& room, const Event& e, boo
                                        spectators ? 0 : v,
                                        spectators ? proto::ChatChannel::Spectators : proto::ChatChannel::Players,
                                        body.from,
-                                       speaker_side(room, body),
+                                       body.side ? std::optional(side(*body.side)) : std::nullopt,
                                        body.text};
             } else if constexpr (std::is_same_v<T, server::GameEnded>) {
                 return proto::GameEnded{id, v,

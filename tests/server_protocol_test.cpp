@@ -207,6 +207,76 @@ TEST_F(ServerProtocolTest, ResumeInTimeGetsTheMissedEventsAndBlocksClaims) {
     EXPECT_EQ(as<proto::MoveMade>(back->call(MakeMove{game.id, "h9g7", 1, 1})).version, 4u);
 }
 
+// ChatLine.side is the speaker's seat, not the first seat that shares its name: a Black player
+// who took Red's name is still shown as Black.
+TEST_F(ServerProtocolTest, ChatSideIsTheSpeakersSeatWhenNamesMatch) {
+    auto red = client("alice");
+    auto black = client("alice");
+    const auto game = pair_up(*red, *black);
+    EXPECT_EQ(as<ChatLine>(black->call(SendChat{game.id, ChatChannel::Players, "I am Red"})).side, Side::Black);
+    const auto seen = red->wait_for<ChatLine>();
+    ASSERT_TRUE(seen);
+    EXPECT_EQ(seen->from, "alice");
+    EXPECT_EQ(seen->side, Side::Black);
+    EXPECT_EQ(as<ChatLine>(red->call(SendChat{game.id, ChatChannel::Players, "no"})).side, Side::Red);
+}
+
+// Each role has its own channel (proto/README.md, Chat): a spectator on PLAYERS gets
+// NOT_A_PLAYER, a player on SPECTATORS gets BAD_REQUEST, and neither line reaches anyone.
+TEST_F(ServerProtocolTest, ChatOnTheOtherRolesChannelIsRefused) {
+    auto red = client("R");
+    auto black = client("B");
+    auto watcher = client("W");
+    auto fan = client("F");
+    const auto game = pair_up(*red, *black);  // GameStarted is version 1
+    as<Snapshot>(watcher->call(WatchGame{game.id, ""}));
+    as<Snapshot>(fan->call(WatchGame{game.id, ""}));
+    EXPECT_EQ(error_of(watcher->call(SendChat{game.id, ChatChannel::Players, "resign now!"})),
+              proto::ErrorCode::NotAPlayer);
+    EXPECT_EQ(error_of(red->call(SendChat{game.id, ChatChannel::Spectators, "tell me his plan"})),
+              proto::ErrorCode::BadRequest);
+    // Nothing was broadcast and no version was spent: the next line is version 2 for everyone.
+    EXPECT_EQ(as<ChatLine>(black->call(SendChat{game.id, ChatChannel::Players, "gl"})).version, 2u);
+    for (TestClient* c : {red.get(), watcher.get(), fan.get()}) {
+        const auto line = c->wait_for<ChatLine>();
+        ASSERT_TRUE(line);
+        EXPECT_EQ(line->text, "gl");
+        EXPECT_EQ(line->version, 2u);
+    }
+}
+
+// Snapshot.chat holds the recent lines its receiver may see, oldest first: a late spectator
+// gets both channels, a player (here WatchGame on its own game) only the players' channel.
+TEST_F(ServerProtocolTest, SnapshotCarriesTheRecentChatTheReceiverMaySee) {
+    auto red = client("R");
+    auto black = client("B");
+    auto watcher = client("W");
+    const auto game = pair_up(*red, *black);
+    as<Snapshot>(watcher->call(WatchGame{game.id, ""}));
+    as<ChatLine>(red->call(SendChat{game.id, ChatChannel::Players, "good luck"}));
+    as<ChatLine>(watcher->call(SendChat{game.id, ChatChannel::Spectators, "red will win"}));
+    as<ChatLine>(black->call(SendChat{game.id, ChatChannel::Players, "thanks"}));
+
+    auto late = client("L");
+    const auto seen = as<Snapshot>(late->call(WatchGame{game.id, ""}));
+    ASSERT_EQ(seen.chat.size(), 3u);
+    EXPECT_EQ(seen.chat[0].text, "good luck");
+    EXPECT_EQ(seen.chat[0].side, Side::Red);
+    EXPECT_EQ(seen.chat[0].version, 2u);
+    EXPECT_EQ(seen.chat[1].text, "red will win");
+    EXPECT_EQ(seen.chat[1].channel, ChatChannel::Spectators);
+    EXPECT_EQ(seen.chat[1].from, "W");
+    EXPECT_FALSE(seen.chat[1].side);
+    EXPECT_EQ(seen.chat[2].text, "thanks");
+    EXPECT_EQ(seen.chat[2].side, Side::Black);
+
+    const auto own = as<Snapshot>(black->call(WatchGame{game.id, ""}));
+    EXPECT_EQ(own.your_side, Side::Black);
+    ASSERT_EQ(own.chat.size(), 2u);
+    EXPECT_EQ(own.chat[0].text, "good luck");
+    EXPECT_EQ(own.chat[1].text, "thanks");
+}
+
 // A move whose reply was lost with the connection: retried after Resume with the same move id,
 // it gets the original acknowledgement and is played once. A move for an outdated position is
 // refused.

@@ -211,7 +211,7 @@ TEST(Room, MoveCapTimeLeftIsInTheClock) {
 TEST(Room, SpectatorChatIsSignedWithTheirName) {
     Table t;
     ASSERT_TRUE(t.room.add_spectator(kWatcher));
-    const auto line = t.room.chat(kWatcher, "hi", "carol");
+    const auto line = t.room.chat(kWatcher, ChatChannel::Spectators, "hi", "carol");
     EXPECT_EQ(body<ChatLine>(line->front()).from, "carol");
 }
 
@@ -256,7 +256,7 @@ TEST(Room, AnAcknowledgementOutlivesTheEventLog) {
     const auto first = t.room.move(kRed, 42, 0, "h2e2", t0 + 3s);
     ASSERT_TRUE(first);
     // Enough chat to push the move out of the kept history (events_since can no longer reach it).
-    for (std::size_t i = 0; i < Room::kHistory + 10; ++i) ASSERT_TRUE(t.room.chat(kBlack, "hm"));
+    for (std::size_t i = 0; i < Room::kHistory + 10; ++i) ASSERT_TRUE(t.room.chat(kBlack, ChatChannel::Players, "hm"));
     EXPECT_FALSE(t.room.events_since(first->ack.version - 1, Role::Player));
     const auto again = t.room.move(kRed, 42, 0, "h2e2", t0 + 4s);
     ASSERT_TRUE(again);
@@ -435,22 +435,69 @@ TEST(Room, AbortOnlyBeforeBothSidesMoved) {
 TEST(Room, ChatChannelsAudiencesAndLimit) {
     Table t;
     ASSERT_TRUE(t.room.add_spectator(kWatcher));
-    const auto said = t.room.chat(kRed, "good luck");
+    const auto said = t.room.chat(kRed, ChatChannel::Players, "good luck");
     const auto& line = body<ChatLine>(said->front());
     EXPECT_EQ(line.channel, ChatChannel::Players);
     EXPECT_EQ(line.from, "alice");
     EXPECT_EQ(said->front().audience, Audience::Everyone);
-    const auto gallery = t.room.chat(kWatcher, "red is winning");
+    const auto gallery = t.room.chat(kWatcher, ChatChannel::Spectators, "red is winning");
     EXPECT_EQ(body<ChatLine>(gallery->front()).channel, ChatChannel::Spectators);
     EXPECT_EQ(gallery->front().audience, Audience::Spectators);
     EXPECT_FALSE(gallery->front().visible_to(Role::Player));
     EXPECT_TRUE(gallery->front().visible_to(Role::Spectator));
 
-    EXPECT_TRUE(t.room.chat(kRed, std::string(kMaxChatBytes, 'x')));
+    EXPECT_TRUE(t.room.chat(kRed, ChatChannel::Players, std::string(kMaxChatBytes, 'x')));
     const auto version = t.room.version();
-    EXPECT_EQ(t.room.chat(kRed, std::string(kMaxChatBytes + 1, 'x')).error().code, ErrorCode::ChatTooLong);
-    EXPECT_EQ(t.room.chat(kOutsider, "hi").error().code, ErrorCode::NotAPlayer);
+    EXPECT_EQ(t.room.chat(kRed, ChatChannel::Players, std::string(kMaxChatBytes + 1, 'x')).error().code, ErrorCode::ChatTooLong);
+    EXPECT_EQ(t.room.chat(kOutsider, ChatChannel::Players, "hi").error().code, ErrorCode::NotAPlayer);
+    // Each role has its own channel: a spectator cannot speak as a player, nor a player to the gallery.
+    EXPECT_EQ(t.room.chat(kWatcher, ChatChannel::Players, "resign!").error().code, ErrorCode::NotAPlayer);
+    EXPECT_EQ(t.room.chat(kRed, ChatChannel::Spectators, "psst").error().code, ErrorCode::WrongChatChannel);
     EXPECT_EQ(t.room.version(), version);
+}
+
+TEST(Room, ChatLinesRecordTheSpeakersSeatNotItsName) {
+    // Black took Red's name: the name cannot tell them apart, the recorded seat can.
+    Room room("r1", {5min, 0s, {}}, counter());
+    ASSERT_TRUE(room.join(Color::Red, "alice", kRed, t0));
+    ASSERT_TRUE(room.join(Color::Black, "alice", kBlack, t0));
+    const auto black = room.chat(kBlack, ChatChannel::Players, "I am Red, honest");
+    ASSERT_TRUE(black);
+    EXPECT_EQ(body<ChatLine>(black->front()).side, Color::Black);
+    EXPECT_EQ(body<ChatLine>(room.chat(kRed, ChatChannel::Players, "no")->front()).side, Color::Red);
+    ASSERT_TRUE(room.add_spectator(kWatcher));
+    EXPECT_FALSE(body<ChatLine>(room.chat(kWatcher, ChatChannel::Spectators, "ha")->front()).side);
+}
+
+// What a snapshot's chat is made of: the last kChatKept lines of each channel, in the order said,
+// with the spectators' channel kept from the players.
+TEST(Room, RecentChatKeepsTheLastLinesOfEachChannel) {
+    Table t;
+    ASSERT_TRUE(t.room.add_spectator(kWatcher));
+    const auto texts = [&](Role role) {
+        std::vector<std::string> out;
+        for (const Event& e : t.room.recent_chat(role)) out.push_back(body<ChatLine>(e).text);
+        return out;
+    };
+    ASSERT_TRUE(t.room.chat(kRed, ChatChannel::Players, "p0"));
+    const std::size_t extra = 4;
+    for (std::size_t i = 0; i < Room::kChatKept + extra; ++i)
+        ASSERT_TRUE(t.room.chat(kWatcher, ChatChannel::Spectators, "s" + std::to_string(i)));
+    ASSERT_TRUE(t.room.chat(kBlack, ChatChannel::Players, "p1"));
+    EXPECT_EQ(texts(Role::Player), (std::vector<std::string>{"p0", "p1"}));
+    const auto gallery = texts(Role::Spectator);
+    ASSERT_EQ(gallery.size(), Room::kChatKept + 2);
+    EXPECT_EQ(gallery.front(), "p0");  // the players' old line outlived the spectators' flood
+    EXPECT_EQ(gallery[1], "s" + std::to_string(extra));
+    EXPECT_EQ(gallery.back(), "p1");
+    // Refused lines are not kept.
+    EXPECT_FALSE(t.room.chat(kRed, ChatChannel::Spectators, "psst"));
+    EXPECT_EQ(texts(Role::Spectator).size(), Room::kChatKept + 2);
+
+    for (std::size_t i = 0; i < Room::kChatKept; ++i)
+        ASSERT_TRUE(t.room.chat(kRed, ChatChannel::Players, "x"));
+    EXPECT_EQ(texts(Role::Player).size(), Room::kChatKept);
+    EXPECT_EQ(texts(Role::Spectator).size(), 2 * Room::kChatKept);
 }
 
 TEST(Room, SpectatorsAreCounted) {
@@ -489,7 +536,7 @@ TEST(Room, EventVersionsAndEventsSince) {
     const auto v = t.room.version();
     EXPECT_EQ(v, 1u);  // the start; joins and spectator counts are unversioned notices
     t.play("h2e2");
-    const auto spectator_line = t.room.chat(kWatcher, "nice");
+    const auto spectator_line = t.room.chat(kWatcher, ChatChannel::Spectators, "nice");
     ASSERT_TRUE(spectator_line);
     EXPECT_EQ(spectator_line->front().version, 0u);  // not part of the game's history
     const auto gone = t.room.set_connected(kBlack, false, t.now, 5s);
@@ -506,7 +553,7 @@ TEST(Room, EventVersionsAndEventsSince) {
     EXPECT_EQ(t.room.events_since(0, Role::Player)->size(), 3u);
     EXPECT_FALSE(t.room.events_since(t.room.version() + 1, Role::Player));  // from the future
 
-    for (std::size_t i = 0; i < Room::kHistory; ++i) ASSERT_TRUE(t.room.chat(kRed, "spam"));
+    for (std::size_t i = 0; i < Room::kHistory; ++i) ASSERT_TRUE(t.room.chat(kRed, ChatChannel::Players, "spam"));
     EXPECT_FALSE(t.room.events_since(v, Role::Player));  // too old: take a snapshot
     const auto recent = t.room.events_since(t.room.version() - Room::kHistory, Role::Player);
     ASSERT_TRUE(recent);
