@@ -209,7 +209,8 @@ private:
     std::deque<Event> log_;
     // Both channels in the order said, at most kChatKept lines of each (so 2 * 20 * 500 bytes of
     // text at most): spectators' lines are not in log_, and players' lines leave it eventually.
-    std::deque<Event> recent_chat_;
+    // A vector, not a deque: an empty deque allocates, and most rooms never chat.
+    std::vector<Event> recent_chat_;
     std::uint64_t version_ = 0;
     std::optional<TimePoint> started_at_;
     std::optional<TimePoint> ended_at_;
