@@ -5,7 +5,6 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 build="${XQ_BUILD_DIR:-$root/build}"
-tool="$build/tools/xq-tool"
 
 # Everything the build, the tests and the tools need, from Debian's archive.
 packages=(
@@ -13,6 +12,7 @@ packages=(
   libgtest-dev libboost-dev libboost-program-options-dev nlohmann-json3-dev
   libprotobuf-dev protobuf-compiler libsqlite3-dev
   fairy-stockfish xvfb xauth
+  iproute2  # tests/server/net/netns: two hosts in network namespaces
   libsfml-dev fonts-wqy-microhei xdotool
   clang-19 libclang-rt-19-dev  # fuzz/: libFuzzer (clang 14 cannot compile C++23's <expected>)
 )
@@ -67,6 +67,8 @@ usage: ./xq COMMAND [ARGS]
   fuzz TARGET SECONDS | list
                            build a libFuzzer target with clang in build-fuzz/ and run it for SECONDS
                            on build-fuzz/corpus/TARGET (seeded from fuzz/seeds/); prints the executions
+  fresh-test [COMMAND]     (root) the committed tree in a throw-away minimal Debian 12 root, as a
+                           newcomer's machine: runs COMMAND there (default ./xq test); ~15 min
   help                     this text
 
 Environment: XQ_BUILD_DIR (default ./build), XQ_JOBS (parallel compile jobs, default nproc).
@@ -100,13 +102,11 @@ build_all() {
   cmake --build "$build" -j "${XQ_JOBS:-$(nproc)}"
 }
 
-# Tool commands start at once when the build exists: only a quick up-to-date check of the tool.
-ensure_tool() {
-  if [[ -x "$tool" ]]; then
-    cmake --build "$build" --target xq-tool >/dev/null || cmake --build "$build" --target xq-tool >&2
-  else
-    build_all >&2
-  fi
+# Builds one target: quietly when it is up to date, with the compiler's output when it is not (or
+# fails). Commands that run one program start at once when the build exists.
+build_target() {
+  [[ -f "$build/build.ninja" ]] || build_all >&2
+  cmake --build "$build" --target "$1" >/dev/null || cmake --build "$build" --target "$1" >&2
 }
 
 # The sanitizer runtimes' options for a sanitized test run; the children the tests start
@@ -198,23 +198,27 @@ case "$command" in
     ;;
   build) build_all ;;
   server)
-    ensure_tool
-    cmake --build "$build" --target xiangqi-server >/dev/null || cmake --build "$build" --target xiangqi-server >&2
+    build_target xiangqi-server
     exec "$build/server/xiangqi-server" "$@"
     ;;
   bot)
-    ensure_tool
-    cmake --build "$build" --target xiangqi-bot >/dev/null || cmake --build "$build" --target xiangqi-bot >&2
+    build_target xiangqi-bot
     exec "$build/bot/xiangqi-bot" "$@"
     ;;
   loadgen)
-    ensure_tool
-    cmake --build "$build" --target loadgen >/dev/null || cmake --build "$build" --target loadgen >&2
+    build_target loadgen
     exec "$build/bench/loadgen" "$@"
     ;;
   perft | rules | pgn)
-    ensure_tool
-    exec "$tool" "$command" "$@"
+    build_target xq-tool
+    exec "$build/tools/xq-tool" "$command" "$@"
+    ;;
+  fresh-test)
+    # The README's promise, checked: the committed tree in a throw-away minimal Debian 12 root (no
+    # compiler, nothing beside the project), where "./xq test" (or the given command) must pass.
+    ((EUID == 0)) || { log "fresh-test needs root (debootstrap, namespaces, chroot)"; exit 2; }
+    (($#)) || set -- ./xq test
+    exec "$root/tools/fresh-machine.sh" "$root" "$@"
     ;;
   bench)
     build_all >&2

@@ -1,5 +1,5 @@
 // Cost of Game::play per move, repetition bookkeeping included, against bare Position::play plus
-// is_legal measured in the same run. Games: the longest real games of ../shared/games plus random
+// is_legal measured in the same run. Games: the longest real games of tests/data/games plus random
 // games biased to quiet moves, which keep long capture-free stretches for the repetition scan.
 // Each move is timed on its own; the medians and their ratio are printed. Moves that complete a
 // 3-fold cycle (and run the full verdict) are reported apart.
@@ -35,7 +35,7 @@ double ns_between(Clock::time_point a, Clock::time_point b) {
 // Real games of at least min_plies plies.
 std::vector<std::vector<xq::Move>> long_real_games(std::size_t min_plies) {
     std::vector<std::vector<xq::Move>> games;
-    for (const auto& record : xq::test::load_games(xq::test::shared_path("games/games.tsv"))) {
+    for (const auto& record : xq::test::load_games(xq::test::data_path("games/games.tsv"))) {
         if (record.iccs.size() < min_plies) continue;
         std::vector<xq::Move> moves;
         for (const auto& text : record.iccs) moves.push_back(*xq::parse_iccs(text));

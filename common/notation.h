@@ -13,7 +13,8 @@ namespace xq {
 
 // Rendering picks one form per notation: WXF writes "R+=3" for tandem pieces and Fairy-Stockfish's
 // "15=6" for crowded soldiers; Chinese writes Black's numbers as ASCII digits. Parsing accepts every
-// convention in ../shared/notation.md, full-width forms, glyph variants and DhtmlXQ's "7747".
+// convention of WXF and xqbase Chinese as real archives write them, full-width forms, glyph
+// variants and DhtmlXQ's "7747".
 enum class Notation {
     Iccs,                // h2e2
     Wxf,                 // C2=5, H8+7, R+=3

@@ -11,8 +11,8 @@
 #include "common/pgn.h"
 #include "fuzz/fuzz_check.h"
 #include "proto/codec.h"
-#include "server/log.h"
-#include "server/wire.h"
+#include "server/log/log.h"
+#include "server/dispatch/wire.h"
 
 namespace xq::fuzz {
 namespace {

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "proto/messages.h"
-#include "server/dispatcher.h"
+#include "server/dispatch/dispatcher.h"
 
 namespace xq::fuzz {
 

@@ -76,7 +76,7 @@ std::set<Square> destinations(const GameModel& m) {
 // Selecting each piece of the side to move highlights exactly its legal destinations, with
 // captures marked, in positions from real games.
 TEST(GameModel, HighlightsAreTheLegalDestinations) {
-    const auto games = test::load_games(test::shared_path("games/games.tsv"));
+    const auto games = test::load_games(test::data_path("games/games.tsv"));
     ASSERT_GT(games.size(), 40u);
     int positions = 0;
     for (std::size_t g = 0; g < 40; ++g) {

@@ -20,7 +20,7 @@
 #include "client/net/endpoint.h"
 #include "client/net/local_server.h"
 #include "proto/frame.h"
-#include "server/server.h"
+#include "server/net/server.h"
 
 namespace xq {
 namespace {

@@ -28,7 +28,7 @@
 #include "common/iccs.h"
 #include "proto/codec.h"
 #include "proto/frame.h"
-#include "server/server.h"
+#include "server/net/server.h"
 
 namespace xq::client {
 namespace {

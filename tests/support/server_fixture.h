@@ -12,8 +12,8 @@
 
 #include <unistd.h>
 
-#include "server/log.h"
-#include "server/server.h"
+#include "server/log/log.h"
+#include "server/net/server.h"
 #include "support/test_client.h"
 
 namespace xq::test {

@@ -28,7 +28,7 @@ std::vector<std::vector<std::string>> read_tsv(const std::string& path) {
 
 }  // namespace
 
-std::string shared_path(const std::string& relative) { return std::string(XQ_SHARED_DIR) + "/" + relative; }
+std::string data_path(const std::string& relative) { return std::string(XQ_TEST_DATA_DIR) + "/" + relative; }
 
 std::vector<std::string> split_words(const std::string& text) {
     std::vector<std::string> words;

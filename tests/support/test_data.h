@@ -1,5 +1,5 @@
 #pragma once
-// Readers for the shared reference data (../shared): perft tables and real games.
+// Readers for the reference data in tests/data (see its README): perft tables and real games.
 
 #include <cstdint>
 #include <string>
@@ -7,7 +7,7 @@
 
 namespace xq::test {
 
-std::string shared_path(const std::string& relative);  // absolute path below the shared folder
+std::string data_path(const std::string& relative);  // absolute path below tests/data
 
 struct PerftCase {
     std::string fen;

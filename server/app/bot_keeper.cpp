@@ -1,0 +1,141 @@
+#include "server/app/bot_keeper.h"
+
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fcntl.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <thread>
+
+#include "server/log/log.h"
+
+extern char** environ;
+
+namespace xq::server {
+
+namespace fs = std::filesystem;
+
+BotKeeper::BotKeeper(asio::io_context& io, fs::path binary, std::string server, std::vector<BotSpec> bots)
+    : timer_(io), binary_(std::move(binary)), server_(std::move(server)) {
+    for (auto& spec : bots) bots_.push_back(Bot{std::move(spec)});
+}
+
+BotKeeper::~BotKeeper() { stop(); }
+
+void BotKeeper::start() {
+    for (auto& bot : bots_) spawn(bot);
+    arm();
+}
+
+void BotKeeper::spawn(Bot& bot) {
+    const std::string level = std::to_string(bot.spec.level);
+    std::vector<std::string> args = {binary_.string(), "--server", server_, "--level", level,
+                                     "--time-control", bot.spec.time_control};
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    // The bots' own output (one JSON line per game) is theirs; the server's log says what matters.
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
+    pid_t pid = -1;
+    const int rc = ::posix_spawn(&pid, binary_.c_str(), &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    bot.started = std::chrono::steady_clock::now();
+    if (rc != 0) {
+        log(LogLevel::Warn, "could not start the level ", level, " bot (", binary_.string(), "): ", std::strerror(rc));
+        bot.pid = -1;
+        bot.next_start = bot.started + bot.pause;
+        bot.pause = std::min(bot.pause * 2, std::chrono::seconds(60));
+        return;
+    }
+    bot.pid = pid;
+    log(LogLevel::Info, "started a level ", level, " bot (pid ", pid, ")");
+}
+
+void BotKeeper::check() {
+    const auto now = std::chrono::steady_clock::now();
+    for (auto& bot : bots_) {
+        if (bot.pid > 0) {
+            int status = 0;
+            if (::waitpid(bot.pid, &status, WNOHANG) != bot.pid) continue;
+            log(LogLevel::Warn, "the level ", bot.spec.level, " bot (pid ", bot.pid, ") exited with status ",
+                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+            bot.pid = -1;
+            // A bot that ran a good while gets a quick restart; one that keeps dying, longer pauses.
+            if (now - bot.started > std::chrono::minutes(1)) bot.pause = std::chrono::seconds(1);
+            bot.next_start = now + bot.pause;
+            bot.pause = std::min(bot.pause * 2, std::chrono::seconds(60));
+        }
+        if (bot.pid < 0 && now >= bot.next_start) spawn(bot);
+    }
+}
+
+void BotKeeper::arm() {
+    if (stopped_) return;
+    timer_.expires_after(std::chrono::seconds(1));
+    timer_.async_wait([this](const boost::system::error_code& ec) {
+        if (ec || stopped_) return;
+        check();
+        arm();
+    });
+}
+
+void BotKeeper::stop() {
+    if (stopped_) return;
+    stopped_ = true;
+    timer_.cancel();
+    for (auto& bot : bots_)
+        if (bot.pid > 0) ::kill(bot.pid, SIGTERM);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    for (auto& bot : bots_) {
+        while (bot.pid > 0) {
+            if (::waitpid(bot.pid, nullptr, WNOHANG) == bot.pid) {
+                bot.pid = -1;
+            } else if (std::chrono::steady_clock::now() > deadline) {
+                ::kill(bot.pid, SIGKILL);
+                ::waitpid(bot.pid, nullptr, 0);
+                bot.pid = -1;
+            } else {
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            }
+        }
+    }
+}
+
+std::optional<fs::path> find_bot_binary() {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const fs::path beside = self.parent_path().parent_path() / "bot" / "xiangqi-bot";
+        if (::access(beside.c_str(), X_OK) == 0) return beside;
+    }
+    if (const char* path = std::getenv("PATH")) {
+        std::istringstream dirs(path);
+        for (std::string dir; std::getline(dirs, dir, ':');) {
+            const fs::path candidate = fs::path(dir) / "xiangqi-bot";
+            if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::vector<int>> parse_levels(const std::string& text) {
+    std::vector<int> levels;
+    std::istringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+        char* end = nullptr;
+        const long level = std::strtol(item.c_str(), &end, 10);
+        if (item.empty() || *end != '\0' || level < 1 || level > 8) return std::nullopt;
+        levels.push_back(static_cast<int>(level));
+    }
+    if (levels.empty()) return std::nullopt;
+    return levels;
+}
+
+}  // namespace xq::server

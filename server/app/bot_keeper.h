@@ -1,0 +1,55 @@
+#pragma once
+// Keeps computer opponents in the lobby: K xiangqi-bot processes that connect to this server like
+// any client and host open games at their levels. A bot that exits is started again (after a
+// growing pause if it keeps dying), and all are stopped with the server.
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "server/net/asio.h"
+
+namespace xq::server {
+
+struct BotSpec {
+    int level = 3;
+    std::string time_control = "5+3";  // MINUTES+INCREMENT[/CAP], as xiangqi-bot takes it
+};
+
+class BotKeeper {
+public:
+    BotKeeper(asio::io_context& io, std::filesystem::path binary, std::string server, std::vector<BotSpec> bots);
+    ~BotKeeper();
+    void start();
+    void stop();  // SIGTERM, a short wait, then SIGKILL; every child reaped
+
+private:
+    struct Bot {
+        BotSpec spec;
+        pid_t pid = -1;
+        std::chrono::steady_clock::time_point started{};
+        std::chrono::steady_clock::time_point next_start{};
+        std::chrono::seconds pause{1};  // before the next start; doubles while the bot dies young
+    };
+    void spawn(Bot& bot);
+    void check();
+    void arm();
+
+    asio::steady_timer timer_;
+    std::filesystem::path binary_;
+    std::string server_;
+    std::vector<Bot> bots_;
+    bool stopped_ = false;
+};
+
+// xiangqi-bot beside this server (../bot/xiangqi-bot from the server's folder, as built), or on PATH.
+std::optional<std::filesystem::path> find_bot_binary();
+
+// "1,3,5" → levels; nullopt when a level is not 1-8 or the list is malformed.
+std::optional<std::vector<int>> parse_levels(const std::string& text);
+
+}  // namespace xq::server

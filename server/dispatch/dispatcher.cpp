@@ -1,0 +1,345 @@
+#include "server/dispatch/dispatcher.h"
+
+#include <algorithm>
+
+#include "server/log/log.h"
+#include "server/dispatch/recovery.h"
+#include "server/dispatch/wire.h"
+
+namespace xq::server {
+
+Dispatcher::Dispatcher(DispatchConfig config, Store& store, DispatchLoop& loop, RandomSource random)
+    : config_(std::move(config)),
+      store_(store),
+      loop_(loop),
+      random_(std::move(random)),
+      lobby_(random_, [] { return std::chrono::system_clock::now(); },
+             [this](const FinishedGame& game) { on_archive(game); }) {}
+
+std::vector<std::shared_ptr<Peer>> Dispatcher::peers() const {
+    std::vector<std::shared_ptr<Peer>> out;
+    out.reserve(clients_.size());
+    for (const auto& [id, client] : clients_) out.push_back(client.peer);
+    return out;
+}
+
+void Dispatcher::on_frame(const std::shared_ptr<Peer>& peer, std::string_view payload) {
+    auto [it, fresh] = clients_.try_emplace(peer->id());
+    Client& client = it->second;
+    if (fresh) client.peer = peer;
+    auto message = proto::decode_client(payload);
+    // Every request but a Ping spends a credit, undecodable ones too; a flooder is refused, then cut off.
+    if (!message || !std::holds_alternative<proto::Ping>(message->body)) {
+        const auto verdict = client.rate.take(config_.rate, now());
+        if (verdict != RateLimiter::Verdict::Allowed) {
+            // A readable envelope's id is echoed even when the body does not decode (proto/README.md).
+            const std::uint64_t rid = message ? message->request_id : message.error().request_id;
+            send(client, wire::error(rid, proto::ErrorCode::RateLimited, "too many requests: slow down"));
+            if (verdict == RateLimiter::Verdict::Close) peer->close(CloseReason::ByServer, true);
+            return;
+        }
+    }
+    if (!message) {
+        const auto& e = message.error();
+        switch (e.code) {
+            case proto::DecodeErrorCode::UnknownKind:
+            case proto::DecodeErrorCode::EmptyOneof:  // proto/README.md: an empty body is an unknown message
+                send(client, wire::error(e.request_id, proto::ErrorCode::UnknownMessage, e.message));
+                return;
+            case proto::DecodeErrorCode::InvalidValue:
+                send(client, wire::error(e.request_id, proto::ErrorCode::BadRequest, e.message));
+                return;
+            default:
+                // A frame that does not parse at all: the stream cannot be trusted any more.
+                send(client, wire::error(0, proto::ErrorCode::MalformedFrame, e.message));
+                peer->close(CloseReason::BadFrame, true);
+                return;
+        }
+    }
+    dispatch(client, *message);
+}
+
+void Dispatcher::on_bad_frame(const std::shared_ptr<Peer>& peer, const proto::DecodeError& error) {
+    const auto code = error.code == proto::DecodeErrorCode::Oversize ? proto::ErrorCode::FrameTooLarge
+                                                                     : proto::ErrorCode::MalformedFrame;
+    deliver(peer, proto::encode(wire::error(0, code, error.message)));
+}
+
+void Dispatcher::on_closed(const Peer& peer) {
+    const auto it = clients_.find(peer.id());
+    if (it == clients_.end()) return;
+    leave_all(it->second);
+    clients_.erase(it);
+}
+
+void Dispatcher::send(Client& client, const proto::ServerMessage& message, const RoomId* room) {
+    std::string bytes = proto::encode(message);
+    // Every frame must fit the cap, or the client has to drop the connection; the sources are
+    // bounded, so this only guards against a mistake.
+    if (bytes.size() > proto::kMaxFrameBytes) {
+        log(LogLevel::Error, "a reply of ", bytes.size(), " bytes exceeds the frame cap; sending an error instead");
+        bytes = proto::encode(wire::error(message.request_id, proto::ErrorCode::Internal, "the reply was too large"));
+    }
+    deliver(client.peer, bytes, room, message.request_id);
+}
+
+void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId asker, std::uint64_t request_id) {
+    const Room* room = lobby_.find(id);
+    if (!room) return;
+    // Every change to a room passes through here, so this is where its clock deadline is noted,
+    // and where what must be durable before anyone hears of it is journaled.
+    arm_flag_timer(room);
+    if (journal_.note(*room, events, lobby_, asker, request_id)) journal_pending();
+    const auto members = members_.find(id);
+    if (members == members_.end()) return;
+    bool answered = false;
+    for (const Event& e : events) {
+        if (std::holds_alternative<SpectatorCount>(e.body)) {
+            spectators_changed(id);
+            continue;
+        }
+        const auto body = wire::event(*room, e, false);
+        if (!body) continue;
+        // Encoded once for everyone but the asker and the mover, who get their own copies.
+        const std::string shared = proto::encode({0, *body});
+        const auto* move = std::get_if<MoveMade>(&e.body);
+        for (const auto& [who, role] : members->second) {
+            if (!e.visible_to(role)) continue;
+            const auto client = clients_.find(who);
+            if (client == clients_.end()) continue;
+            const bool mover = move && room->seat_of(who) == move->mover;
+            const bool is_asker = who == asker && !answered;
+            if (!mover && !is_asker) {
+                deliver(client->second.peer, shared, &id);
+                continue;
+            }
+            // The mover's copy differs from everyone's only by its move id.
+            proto::ServerMessage own{is_asker ? request_id : 0, *body};
+            if (mover) std::get<proto::MoveMade>(own.body).move_id = move->move_id;
+            deliver(client->second.peer, proto::encode(own), &id, is_asker ? request_id : 0);
+            answered |= is_asker;
+        }
+    }
+}
+
+void Dispatcher::enter(Client& client, const RoomId& id, Role role) {
+    members_[id][client.peer->id()] = role;
+    client.rooms.insert(id);
+}
+
+void Dispatcher::leave_all(Client& client) {
+    const ParticipantId who = client.peer->id();
+    if (lobby_.is_waiting(who)) (void)lobby_.cancel_quick_match(who);
+    for (const RoomId& id : client.rooms) {
+        if (auto members = members_.find(id); members != members_.end()) {
+            members->second.erase(who);
+            if (members->second.empty()) members_.erase(members);
+        }
+        Room* room = lobby_.find(id);
+        if (!room) continue;
+        const auto events =
+            room->seat_of(who) ? room->set_connected(who, false, now(), config_.grace) : room->remove_spectator(who);
+        if (events) broadcast(id, *events);
+    }
+    client.rooms.clear();
+}
+
+void Dispatcher::arm_flag_timer(const Room* room) {
+    const auto deadline = room ? room->deadline() : lobby_.next_deadline();
+    if (!deadline || (flag_timer_at_ && *flag_timer_at_ <= *deadline)) return;
+    flag_timer_at_ = *deadline;
+    loop_.arm_flag_timer(*deadline);
+}
+
+void Dispatcher::on_flag_timer() {
+    flag_timer_at_.reset();
+    const TimePoint at = now();
+    for (const RoomId& id : lobby_.due(at))
+        if (Room* room = lobby_.find(id))
+            if (auto events = room->check_flag(at)) broadcast(id, *events);
+    arm_flag_timer(nullptr);
+}
+
+// Finished rooms stay a minute for those who watched the end, then live on only in the archive.
+// Waiting games whose host left for good go too, with a word to whoever watched them.
+void Dispatcher::sweep_finished_rooms() {
+    for (const RoomId& id : lobby_.remove_ended_before(now() - std::chrono::minutes(1))) forget_room(id);
+    for (const auto& [id, version] : lobby_.remove_abandoned(now())) {
+        tell_cancelled(id, version, std::nullopt, "The host left and did not come back: the game is cancelled.");
+        forget_room(id);
+    }
+}
+
+// A waiting game is gone from the lobby: its watchers hear it as an abort (it was never journaled).
+void Dispatcher::tell_cancelled(const RoomId& id, std::uint64_t version, std::optional<Color> by,
+                                std::string explanation) {
+    const auto members = members_.find(id);
+    if (members == members_.end()) return;
+    const proto::GameAborted aborted{wire::game_id(id), version + 1,
+                                     by ? std::optional(wire::side(*by)) : std::nullopt, std::move(explanation)};
+    const std::string bytes = proto::encode({0, aborted});
+    for (const auto& [who, role] : members->second)
+        if (auto client = clients_.find(who); client != clients_.end()) deliver(client->second.peer, bytes);
+}
+
+// Drops every trace of a room the lobby no longer has.
+void Dispatcher::forget_room(const RoomId& id) {
+    if (const auto members = members_.find(id); members != members_.end()) {
+        for (const auto& [who, role] : members->second)
+            if (auto client = clients_.find(who); client != clients_.end()) client->second.rooms.erase(id);
+        members_.erase(members);
+    }
+    private_rooms_.erase(id);
+    counts_.erase(id);
+}
+
+void Dispatcher::spectators_changed(const RoomId& id) {
+    const TimePoint at = now();
+    auto [it, fresh] = counts_.try_emplace(id);
+    if (fresh || at - it->second.sent >= config_.spectator_count_interval) {
+        send_spectator_count(id, it->second, at);
+    } else {
+        it->second.pending = true;
+    }
+    arm_count_timer();
+}
+
+void Dispatcher::send_spectator_count(const RoomId& id, CountThrottle& throttle, TimePoint at) {
+    throttle.sent = at;
+    throttle.pending = false;
+    const Room* room = lobby_.find(id);
+    const auto members = members_.find(id);
+    if (!room || members == members_.end()) return;
+    throttle.count = room->spectator_count();
+    const std::string shared =
+        proto::encode({0, proto::SpectatorCount{wire::game_id(id), static_cast<std::uint32_t>(throttle.count)}});
+    for (const auto& [who, role] : members->second)
+        if (const auto client = clients_.find(who); client != clients_.end()) deliver(client->second.peer, shared);
+}
+
+// One timer for all rooms, due when the oldest entry's interval ends. Entries with nothing pending
+// are dropped then, so the map only holds rooms active within the last interval.
+void Dispatcher::arm_count_timer() {
+    if (count_timer_armed_ || counts_.empty()) return;
+    TimePoint due = TimePoint::max();
+    for (const auto& [id, throttle] : counts_) due = std::min(due, throttle.sent + config_.spectator_count_interval);
+    count_timer_armed_ = true;
+    loop_.arm_count_timer(due);
+}
+
+void Dispatcher::on_count_timer() {
+    count_timer_armed_ = false;
+    const TimePoint at = now();
+    for (auto it = counts_.begin(); it != counts_.end();) {
+        CountThrottle& throttle = it->second;
+        if (at - throttle.sent < config_.spectator_count_interval) {
+            ++it;
+        } else if (throttle.pending) {
+            // Only a real change goes out: a join and a leave within one interval cancel out.
+            const Room* room = lobby_.find(it->first);
+            if (room && room->spectator_count() != throttle.count) send_spectator_count(it->first, throttle, at);
+            else throttle.pending = false;
+            ++it;
+        } else {
+            it = counts_.erase(it);
+        }
+    }
+    arm_count_timer();
+}
+
+void Dispatcher::on_archive(const FinishedGame& game) {
+    journal_.note_finished(wire::archived(game));
+    journal_pending();
+}
+
+void Dispatcher::deliver(const std::shared_ptr<Peer>& peer, std::string_view bytes, const RoomId* room,
+                         std::uint64_t reply_to) {
+    if (!journal_.pending() && held_.empty()) return peer->deliver(bytes);
+    held_bytes_.append(bytes);
+    held_.push_back({peer, held_bytes_.size(), room ? *room : RoomId(), room ? reply_to : 0});
+}
+
+// Posted, so it runs once the handlers of this readiness burst are done: one commit for them all.
+void Dispatcher::journal_pending() {
+    if (release_posted_) return;
+    release_posted_ = true;
+    loop_.post_release();
+}
+
+// The requests whose own journal records failed: release() answers them itself.
+bool Dispatcher::asked(const TurnJournal::Outcome& outcome, ParticipantId who, std::uint64_t request_id) {
+    return std::ranges::any_of(outcome.askers,
+                               [&](const TurnJournal::Asker& a) { return a.who == who && a.request_id == request_id; });
+}
+
+void Dispatcher::release() {
+    release_posted_ = false;
+    TurnJournal::Outcome outcome;
+    if (journal_.pending()) outcome = journal_.commit(store_);
+    held_.swap(releasing_);
+    held_bytes_.swap(releasing_bytes_);
+    std::size_t begin = 0;
+    for (const Held& h : releasing_) {
+        if (!h.peer->open()) {
+        } else if (!outcome.failed.contains(h.room)) {
+            h.peer->deliver(std::string_view(releasing_bytes_).substr(begin, h.end - begin));
+        } else if (h.reply_to != 0 && !asked(outcome, h.peer->id(), h.reply_to)) {
+            // A reply that described the rolled-back state (a retried move's acknowledgement, a
+            // snapshot): the request is answered, but with the failure.
+            h.peer->deliver(proto::encode(wire::error(h.reply_to, proto::ErrorCode::Internal,
+                                                      "the server could not store that game; try again",
+                                                      wire::game_id(h.room))));
+        }
+        begin = h.end;
+    }
+    releasing_.clear();
+    releasing_bytes_.clear();
+    // A burst's worth is kept for the next turn, not a spike's.
+    if (releasing_bytes_.capacity() > kKeepHeldBytes) std::string().swap(releasing_bytes_);
+    if (outcome.records > 0) journal_.maintain(store_);
+    if (outcome.failed.empty()) return;
+    log(LogLevel::Error, "journal: ", outcome.failed.size(), " game(s) could not be stored; rolled back");
+    for (const RoomId& id : outcome.failed) roll_back(id);
+    for (const TurnJournal::Asker& a : outcome.askers)
+        if (auto client = clients_.find(a.who); client != clients_.end())
+            send(client->second, wire::error(a.request_id, proto::ErrorCode::Internal,
+                                             "the server could not store that; nothing was changed",
+                                             wire::game_id(a.room)));
+}
+
+// The room goes back to what the journal holds. A game whose start was never stored is aborted.
+void Dispatcher::roll_back(const RoomId& id) {
+    Room* room = lobby_.find(id);
+    if (!room) return;
+    auto games = store_.load_recoverable_games();
+    const RecoverableGame* found = nullptr;
+    if (games)
+        for (const RecoverableGame& g : *games)
+            if (g.game.record.id == id) found = &g;
+    if (!found) {
+        log(LogLevel::Error, "journal: game ", id, " is not in the store; aborting it");
+        for (Color c : {Color::Red, Color::Black})
+            if (room->status() == Status::Playing && room->seat(c).participant != 0)
+                if (auto events = room->abort(room->seat(c).participant, now()); events) return broadcast(id, *events);
+        return;
+    }
+    auto rebuilt = restore_room(*found, random_, now(), std::chrono::duration_cast<Millis>(config_.grace), room);
+    if (!rebuilt) return log(LogLevel::Error, "journal: ", rebuilt.error());
+    lobby_.adopt(std::move(*rebuilt), lobby_.join_code(id), now());
+    // The journal does not hold spectators: the rebuilt room takes back those still watching.
+    if (Room* rebuilt_room = lobby_.find(id); rebuilt_room)
+        if (const auto members = members_.find(id); members != members_.end())
+            for (const auto& [who, role] : members->second)
+                if (role == Role::Spectator) (void)rebuilt_room->add_spectator(who);
+    arm_flag_timer(lobby_.find(id));
+}
+
+void Dispatcher::recover() {
+    const auto report =
+        recover_games(store_, lobby_, random_, now(), std::chrono::duration_cast<Millis>(config_.grace));
+    for (const RoomId& id : report.private_rooms) private_rooms_.insert(id);
+    for (const std::string& e : report.errors) log(LogLevel::Error, "recovery: ", e);
+    if (report.restored > 0) log(LogLevel::Info, "restored ", report.restored, " live game(s) from the journal");
+}
+
+}  // namespace xq::server

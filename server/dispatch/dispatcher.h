@@ -1,0 +1,172 @@
+#pragma once
+// The server's request handling, transport-free: decodes each frame a peer sends, routes the
+// request to the lobby and rooms, answers the asker and sends every room event to the people in
+// that room, journaling what must be durable before any of it leaves (turn_journal.h). It knows peers
+// only as ids that take messages and can be closed (peer.h), and its event loop only as a clock
+// and three wake-ups (DispatchLoop), so the fuzzer drives this very code with fake peers and
+// fake time. Single-threaded: every call on the loop's thread.
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "proto/codec.h"
+#include "proto/messages.h"
+#include "server/dispatch/turn_journal.h"
+#include "server/rooms/lobby.h"
+#include "server/dispatch/peer.h"
+#include "server/dispatch/rate_limit.h"
+#include "server/store/store.h"
+
+namespace xq::server {
+
+struct DispatchConfig {
+    std::string name = "xiangqi";  // shown in Welcome
+    // At most one SpectatorCount per room per interval, so a crowd arriving at once does not flood
+    // the players; the count after a burst follows when the interval ends.
+    std::chrono::milliseconds spectator_count_interval{1000};
+    // How long a disconnected player may take to resume before its opponent may claim the game.
+    std::chrono::milliseconds grace{std::chrono::seconds(60)};
+    RateLimits rate;  // per connection; Ping is free
+};
+
+// What the dispatcher needs of the loop that runs it.
+class DispatchLoop {
+public:
+    virtual ~DispatchLoop() = default;
+    virtual TimePoint now() const = 0;
+    // Calls Dispatcher::release() once the handlers of the current turn are done.
+    virtual void post_release() = 0;
+    // Calls Dispatcher::on_flag_timer() at `at`, instead of at any time armed before.
+    virtual void arm_flag_timer(TimePoint at) = 0;
+    // Calls Dispatcher::on_count_timer() at `at` (armed only when not already armed).
+    virtual void arm_count_timer(TimePoint at) = 0;
+};
+
+class Dispatcher {
+public:
+    // `store` and `loop` must outlive the dispatcher; `random` makes ids, tokens and join codes.
+    Dispatcher(DispatchConfig config, Store& store, DispatchLoop& loop, RandomSource random);
+    Dispatcher(const Dispatcher&) = delete;  // the lobby calls back into this object
+    Dispatcher& operator=(const Dispatcher&) = delete;
+
+    // Crash recovery at startup (recovery.h): every live game of the store back in the lobby.
+    void recover();
+    // Arms the flag timer for every room's clock (after recovery).
+    void arm_clocks() { arm_flag_timer(nullptr); }
+
+    // One frame's payload from `peer` (valid only during the call).
+    void on_frame(const std::shared_ptr<Peer>& peer, std::string_view payload);
+    // The peer's stream cannot be framed; the transport closes it after this.
+    void on_bad_frame(const std::shared_ptr<Peer>& peer, const proto::DecodeError& error);
+    // The peer is gone: its seats are marked away, its spectating ends.
+    void on_closed(const Peer& peer);
+
+    // Commits the turn's journal records, then delivers the frames held meanwhile (post_release).
+    void release();
+    void on_flag_timer();
+    void on_count_timer();
+    // Finished rooms stay a minute for those who watched the end, then live on only in the archive.
+    void sweep_finished_rooms();
+
+    // Every peer that has sent a frame and is not closed yet.
+    std::vector<std::shared_ptr<Peer>> peers() const;
+    const Lobby& lobby() const { return lobby_; }
+
+private:
+    struct Client {
+        std::shared_ptr<Peer> peer;
+        std::string name;
+        bool greeted = false;
+        std::set<RoomId> rooms;  // rooms it sits in or watches
+        RateLimiter rate;
+    };
+    // Who is in a room, by participant (= peer) id.
+    using Members = std::map<ParticipantId, Role>;
+
+    void dispatch(Client& client, const proto::ClientMessage& message);
+    bool hosts_waiting_game(const Client& client) const;
+    // `room`: the reply describes that room, so it is dropped (and the request answered with
+    // INTERNAL) if the room's journal records of this turn fail.
+    void send(Client& client, const proto::ServerMessage& message, const RoomId* room = nullptr);
+    // Sends room events to every member allowed to see them. The one who asked (if any) gets its
+    // copy with its request id, and the mover's copy of a MoveMade carries its move id.
+    void broadcast(const RoomId& id, const Events& events, ParticipantId asker = 0, std::uint64_t request_id = 0);
+    void enter(Client& client, const RoomId& id, Role role);
+    void leave_all(Client& client);
+    void tell_cancelled(const RoomId& id, std::uint64_t version, std::optional<Color> by, std::string explanation);
+    void forget_room(const RoomId& id);
+    // Arms the flag timer for `room`'s deadline when that comes before the timer's current one.
+    // Moves only push deadlines later, so the timer may fire early; it then rescans all rooms.
+    void arm_flag_timer(const Room* room);
+    // Spectator counts (throttled): a change is sent at once if the room's last count went out an
+    // interval ago, else marked pending and sent, as the latest count, when the interval ends.
+    struct CountThrottle {
+        TimePoint sent;
+        std::size_t count = 0;  // as last sent
+        bool pending = false;
+    };
+    void spectators_changed(const RoomId& id);
+    void send_spectator_count(const RoomId& id, CountThrottle& throttle, TimePoint at);
+    void arm_count_timer();
+    // Durability (turn_journal.h): a turn's journal records are committed in one transaction before
+    // any frame of that turn leaves. While records are pending every outgoing frame is held (in
+    // order), and release(), posted once per turn, commits and then delivers them. Frames of a room
+    // whose records were refused are dropped, the room is rolled back to its journaled state and
+    // the askers get INTERNAL. Finished games reach the archive the same way.
+    void deliver(const std::shared_ptr<Peer>& peer, std::string_view bytes, const RoomId* room = nullptr,
+                 std::uint64_t reply_to = 0);
+    static bool asked(const TurnJournal::Outcome& outcome, ParticipantId who, std::uint64_t request_id);
+    void journal_pending();
+    void roll_back(const RoomId& id);
+    void on_archive(const FinishedGame& game);
+    void flush_archive() { release(); }  // before an archive read
+    TimePoint now() const { return loop_.now(); }
+
+    // Request handlers (request_handlers.cpp).
+    void on_hello(Client& c, std::uint64_t rid, const proto::Hello& m);
+    void on_list(Client& c, std::uint64_t rid);
+    void on_create(Client& c, std::uint64_t rid, const proto::CreateGame& m);
+    void on_join(Client& c, std::uint64_t rid, const proto::JoinGame& m);
+    void on_quick_match(Client& c, std::uint64_t rid, const proto::QuickMatch& m);
+    void on_leave(Client& c, std::uint64_t rid, const proto::Leave& m);
+    void on_watch(Client& c, std::uint64_t rid, const proto::WatchGame& m);
+    void on_move(Client& c, std::uint64_t rid, const proto::MakeMove& m);
+    void on_room_request(Client& c, std::uint64_t rid, const proto::ClientBody& body);
+    void on_resume(Client& c, std::uint64_t rid, const proto::Resume& m);
+    void on_list_archive(Client& c, std::uint64_t rid, const proto::ListArchive& m);
+    void on_get_archived(Client& c, std::uint64_t rid, const proto::GetArchived& m);
+
+    DispatchConfig config_;
+    Store& store_;
+    DispatchLoop& loop_;
+    RandomSource random_;
+    Lobby lobby_;
+    TurnJournal journal_;
+    std::optional<TimePoint> flag_timer_at_;  // when the armed flag timer fires, if armed
+    // Frames held until the turn's journal is committed. Their bytes lie end to end in one buffer,
+    // and both buffers are swapped with spares kept for the next turn: no allocation per frame.
+    struct Held {
+        std::shared_ptr<Peer> peer;
+        std::size_t end;  // the frame's bytes end here in the buffer (and begin where the last ended)
+        RoomId room;      // "" for frames of no room event
+        std::uint64_t reply_to;  // the request a room frame answers, or 0
+    };
+    std::vector<Held> held_, releasing_;
+    std::string held_bytes_, releasing_bytes_;
+    static constexpr std::size_t kKeepHeldBytes = 1 << 20;
+    bool release_posted_ = false;
+    bool count_timer_armed_ = false;
+    std::unordered_map<RoomId, CountThrottle> counts_;  // rooms whose count changed within the last interval
+    std::unordered_map<ParticipantId, Client> clients_;
+    std::unordered_map<RoomId, Members> members_;
+    std::set<RoomId> private_rooms_;
+};
+
+}  // namespace xq::server

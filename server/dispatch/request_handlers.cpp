@@ -1,0 +1,316 @@
+// Request handlers: each checks what the protocol alone can check, asks the lobby or the room,
+// answers the asker and broadcasts the room's events.
+
+#include <cstdio>
+
+#include "proto/types.h"
+#include "server/log/log.h"
+#include "server/dispatch/dispatcher.h"
+#include "server/dispatch/wire.h"
+
+namespace xq::server {
+namespace {
+
+using PE = proto::ErrorCode;
+
+constexpr std::size_t kMaxNameBytes = 32;
+constexpr std::uint32_t kArchivePage = 50;
+// Per list in a GameList, so that one always fits in a frame (a summary is at most ~140 bytes).
+constexpr std::size_t kListedGames = 150;
+
+// Display names: trimmed, control characters dropped, cut to 32 bytes on a character boundary.
+std::string clean_name(std::string_view raw, std::uint64_t session) {
+    std::string name;
+    for (char ch : raw)
+        if (static_cast<unsigned char>(ch) >= 0x20 && ch != 0x7f) name += ch;
+    while (!name.empty() && name.front() == ' ') name.erase(name.begin());
+    while (!name.empty() && name.back() == ' ') name.pop_back();
+    if (name.size() > kMaxNameBytes) {
+        name.resize(kMaxNameBytes);
+        while (!name.empty() && (static_cast<unsigned char>(name.back()) & 0xC0) == 0x80) name.pop_back();
+        if (!name.empty() && static_cast<unsigned char>(name.back()) >= 0xC0) name.pop_back();
+    }
+    return name.empty() ? "guest-" + std::to_string(session) : name;
+}
+
+template <class T>
+proto::GameId game_of(const T& m) {
+    if constexpr (requires { m.game_id; }) return m.game_id;
+    return 0;
+}
+
+}  // namespace
+
+// One game waiting for an opponent per session, so one client cannot fill the lobby.
+bool Dispatcher::hosts_waiting_game(const Client& c) const {
+    const ParticipantId who = c.peer->id();
+    for (const RoomId& id : c.rooms)
+        if (const Room* room = lobby_.find(id); room && room->status() == Status::Waiting && room->seat_of(who))
+            return true;
+    return false;
+}
+
+void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
+    const std::uint64_t rid = message.request_id;
+    const auto& body = message.body;
+    // Its reply would carry 0 like a pushed event: a retried move's acknowledgement would read as
+    // that event arriving twice.
+    if (rid == 0)
+        return send(c, wire::error(0, PE::BadRequest,
+                                   "request_id 0 is for messages the server sends on its own; number requests from 1"));
+    if (const auto* hello = std::get_if<proto::Hello>(&body)) return on_hello(c, rid, *hello);
+    if (const auto* ping = std::get_if<proto::Ping>(&body)) return send(c, {rid, proto::Pong{ping->nonce}});
+    if (!c.greeted) return send(c, wire::error(rid, PE::HelloRequired, "send Hello first"));
+    std::visit(
+        [&](const auto& m) {
+            using T = std::decay_t<decltype(m)>;
+            if constexpr (std::is_same_v<T, proto::ListGames>) on_list(c, rid);
+            else if constexpr (std::is_same_v<T, proto::CreateGame>) on_create(c, rid, m);
+            else if constexpr (std::is_same_v<T, proto::JoinGame>) on_join(c, rid, m);
+            else if constexpr (std::is_same_v<T, proto::QuickMatch>) on_quick_match(c, rid, m);
+            else if constexpr (std::is_same_v<T, proto::Leave>) on_leave(c, rid, m);
+            else if constexpr (std::is_same_v<T, proto::WatchGame>) on_watch(c, rid, m);
+            else if constexpr (std::is_same_v<T, proto::MakeMove>) on_move(c, rid, m);
+            else if constexpr (std::is_same_v<T, proto::Resume>) on_resume(c, rid, m);
+            else if constexpr (std::is_same_v<T, proto::ListArchive>) on_list_archive(c, rid, m);
+            else if constexpr (std::is_same_v<T, proto::GetArchived>) on_get_archived(c, rid, m);
+            else if constexpr (std::is_same_v<T, proto::Hello> || std::is_same_v<T, proto::Ping>) {
+            } else on_room_request(c, rid, body);
+        },
+        body);
+}
+
+void Dispatcher::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {
+    if (m.protocol_version != proto::kProtocolVersion) {
+        send(c, wire::error(rid, PE::UnsupportedVersion,
+                            "this server speaks protocol version " + std::to_string(proto::kProtocolVersion) +
+                                ", the client " + std::to_string(m.protocol_version)));
+        c.peer->close(CloseReason::ByServer, true);
+        return;
+    }
+    c.name = clean_name(m.player_name, c.peer->id());
+    c.greeted = true;
+    char id[20];
+    std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(c.peer->id()));
+    send(c, {rid, proto::Welcome{config_.name, proto::kProtocolVersion, id}});
+}
+
+void Dispatcher::on_list(Client& c, std::uint64_t rid) {
+    proto::GameList list;
+    const ParticipantId who = c.peer->id();
+    for (const auto& g : lobby_.open_games(who))
+        if (list.open.size() < kListedGames) list.open.push_back(wire::summary(g));
+    for (const auto& g : lobby_.live_games(who))
+        if (list.live.size() < kListedGames) list.live.push_back(wire::summary(g));
+    send(c, {rid, std::move(list)});
+}
+
+void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame& m) {
+    const auto control = wire::time_control(m.time_control);
+    if (!control) return send(c, wire::error(rid, PE::BadRequest, control.error()));
+    if (hosts_waiting_game(c))
+        return send(c, wire::error(rid, PE::AlreadySeated, "you already host a game waiting for an opponent"));
+    const ColorChoice color = m.color == proto::ColorChoice::Red     ? ColorChoice::Red
+                              : m.color == proto::ColorChoice::Black ? ColorChoice::Black
+                                                                     : ColorChoice::Random;
+    auto created = lobby_.create({c.name, c.peer->id(), *control, color, m.is_private}, now());
+    if (!created) return send(c, wire::error(rid, created.error()));
+    if (m.is_private) private_rooms_.insert(created->id);
+    enter(c, created->id, Role::Player);
+    send(c, {rid, proto::Seated{wire::game_id(created->id), wire::side(created->color),
+                                created->join_code.value_or(""), created->token}});
+    broadcast(created->id, created->events);
+}
+
+void Dispatcher::on_join(Client& c, std::uint64_t rid, const proto::JoinGame& m) {
+    const auto id = wire::room_id(m.game_id);
+    if (!id) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    auto seated = lobby_.join(*id, c.name, c.peer->id(), m.join_code, now());
+    if (!seated) return send(c, wire::error(rid, seated.error(), m.game_id));
+    enter(c, *id, Role::Player);
+    send(c, {rid, proto::Seated{m.game_id, wire::side(seated->joined.color), "", seated->joined.token}});
+    broadcast(*id, seated->joined.events);
+}
+
+void Dispatcher::on_quick_match(Client& c, std::uint64_t rid, const proto::QuickMatch& m) {
+    const auto control = wire::time_control(m.time_control);
+    if (!control) return send(c, wire::error(rid, PE::BadRequest, control.error()));
+    if (hosts_waiting_game(c))
+        return send(c, wire::error(rid, PE::AlreadySeated, "you already host a game waiting for an opponent"));
+    auto match = lobby_.quick_match(c.name, c.peer->id(), *control, now());
+    if (!match) return send(c, wire::error(rid, match.error()));
+    if (!*match) return send(c, {rid, proto::Seeking{m.time_control}});
+    const Match& found = **match;
+    const proto::GameId game = wire::game_id(found.id);
+    for (const auto& [who, color, token] : {std::tuple{found.red, Color::Red, found.red_token},
+                                            std::tuple{found.black, Color::Black, found.black_token}}) {
+        const auto client = clients_.find(who);
+        if (client == clients_.end()) continue;
+        enter(client->second, found.id, Role::Player);
+        send(client->second, {who == c.peer->id() ? rid : 0, proto::Seated{game, wire::side(color), "", token}});
+    }
+    broadcast(found.id, found.events);
+}
+
+void Dispatcher::on_leave(Client& c, std::uint64_t rid, const proto::Leave& m) {
+    const ParticipantId who = c.peer->id();
+    if (m.game_id == 0) {
+        if (auto left = lobby_.cancel_quick_match(who); !left) return send(c, wire::error(rid, left.error()));
+        return send(c, {rid, proto::Left{0}});
+    }
+    const auto id = wire::room_id(m.game_id);
+    Room* room = id ? lobby_.find(*id) : nullptr;
+    if (!room) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    if (room->is_spectator(who)) {
+        auto events = room->remove_spectator(who);
+        members_[*id].erase(who);
+        c.rooms.erase(*id);
+        send(c, {rid, proto::Left{m.game_id}});
+        if (events) broadcast(*id, *events);
+        return;
+    }
+    const std::uint64_t version = room->version();
+    const auto host = room->seat_of(who);
+    if (auto cancelled = lobby_.cancel_game(*id, who); !cancelled)
+        return send(c, wire::error(rid, cancelled.error(), m.game_id));
+    members_[*id].erase(who);
+    tell_cancelled(*id, version, host, "The host cancelled the game.");
+    forget_room(*id);
+    c.rooms.erase(*id);
+    send(c, {rid, proto::Left{m.game_id}});
+}
+
+void Dispatcher::on_watch(Client& c, std::uint64_t rid, const proto::WatchGame& m) {
+    const auto id = wire::room_id(m.game_id);
+    if (!id) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    auto events = lobby_.watch(*id, c.peer->id(), m.join_code);
+    if (!events) return send(c, wire::error(rid, events.error(), m.game_id));
+    const Room* room = lobby_.find(*id);
+    enter(c, *id, room->seat_of(c.peer->id()) ? Role::Player : Role::Spectator);
+    send(c, {rid, wire::snapshot(*room, now(), private_rooms_.contains(*id), room->seat_of(c.peer->id()))}, &*id);
+    broadcast(*id, *events);
+}
+
+void Dispatcher::on_move(Client& c, std::uint64_t rid, const proto::MakeMove& m) {
+    const auto id = wire::room_id(m.game_id);
+    Room* room = id ? lobby_.find(*id) : nullptr;
+    if (!room) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    auto done = room->move(c.peer->id(), m.move_id, static_cast<int>(m.ply), m.move, now());
+    if (!done) return send(c, wire::error(rid, done.error(), m.game_id));
+    // A retried move id: the original acknowledgement again, nothing played.
+    if (done->duplicate) return send(c, {rid, *wire::event(*room, done->ack, true)}, &*id);
+    broadcast(*id, done->events, c.peer->id(), rid);
+}
+
+void Dispatcher::on_room_request(Client& c, std::uint64_t rid, const proto::ClientBody& body) {
+    const proto::GameId game = std::visit([](const auto& m) { return game_of(m); }, body);
+    const auto id = wire::room_id(game);
+    Room* room = id ? lobby_.find(*id) : nullptr;
+    if (!room) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", game));
+    const ParticipantId who = c.peer->id();
+    const TimePoint at = now();
+    Reply reply = std::visit(
+        [&](const auto& m) -> Reply {
+            using T = std::decay_t<decltype(m)>;
+            if constexpr (std::is_same_v<T, proto::Resign>) return room->resign(who, at);
+            else if constexpr (std::is_same_v<T, proto::Abort>) return room->abort(who, at);
+            else if constexpr (std::is_same_v<T, proto::MakeOffer>)
+                return m.kind == proto::OfferKind::Draw ? room->offer_draw(who, at) : room->request_takeback(who);
+            else if constexpr (std::is_same_v<T, proto::AnswerOffer>) {
+                if (m.kind == proto::OfferKind::Draw)
+                    return m.accept ? room->accept_draw(who, at) : room->decline_draw(who);
+                return m.accept ? room->accept_takeback(who, at) : room->decline_takeback(who);
+            } else if constexpr (std::is_same_v<T, proto::SendChat>) {
+                if (m.text.size() > proto::kMaxChatBytes)
+                    return std::unexpected(server::Error{server::ErrorCode::ChatTooLong, "a chat line holds at most " +
+                                                                             std::to_string(proto::kMaxChatBytes) +
+                                                                             " bytes"});
+                const auto channel = m.channel == proto::ChatChannel::Players ? server::ChatChannel::Players
+                                                                               : server::ChatChannel::Spectators;
+                return room->chat(who, channel, m.text, c.name);
+            } else if constexpr (std::is_same_v<T, proto::Claim>) {
+                return room->claim(who, m.kind == proto::ClaimKind::Win, at);
+            } else {
+                return std::unexpected(server::Error{server::ErrorCode::NotAPlayer, "not a room request"});
+            }
+        },
+        body);
+    if (!reply) return send(c, wire::error(rid, reply.error(), game));
+    // Offering again what is already offered changes nothing, which the asker is told.
+    if (reply->empty())
+        return send(c, wire::error(rid, PE::OfferAlreadyPending, "that offer is already pending", game));
+    broadcast(*id, *reply, who, rid);
+}
+
+void Dispatcher::on_resume(Client& c, std::uint64_t rid, const proto::Resume& m) {
+    const auto id = wire::room_id(m.game_id);
+    if (!id) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    const Room* before = lobby_.find(*id);
+    // The seat's previous connection, if still open, no longer speaks for it.
+    std::optional<ParticipantId> previous;
+    if (before)
+        for (Color color : {Color::Red, Color::Black})
+            if (before->seat(color).taken && before->seat(color).token == m.token)
+                previous = before->seat(color).participant;
+    auto joined = lobby_.resume(*id, m.token, c.peer->id());
+    if (!joined) return send(c, wire::error(rid, joined.error(), m.game_id));
+    if (previous && *previous != c.peer->id()) {
+        members_[*id].erase(*previous);
+        if (auto old = clients_.find(*previous); old != clients_.end()) old->second.rooms.erase(*id);
+    }
+    enter(c, *id, Role::Player);
+    const Room* room = lobby_.find(*id);
+    const auto missed = room->events_since(m.last_version, Role::Player);
+    // Too many missed events for one frame (a long chat while away): a snapshot instead.
+    const auto too_large = [](const proto::ServerMessage& reply) {
+        return proto::encode(reply).size() > proto::kMaxFrameBytes;
+    };
+    if (!missed) {
+        send(c, {rid, wire::snapshot(*room, now(), private_rooms_.contains(*id), joined->color)}, &*id);
+    } else {
+        proto::Resumed resumed;
+        resumed.game_id = m.game_id;
+        resumed.your_side = wire::side(joined->color);
+        for (const Event& e : *missed)
+            if (auto re = wire::room_event(*room, e, false)) resumed.events.push_back(std::move(*re));
+        const auto snap = wire::snapshot(*room, now(), false, joined->color);
+        resumed.clock = snap.clock;
+        resumed.red = snap.red;
+        resumed.black = snap.black;
+        resumed.spectators = snap.spectators;
+        proto::ServerMessage reply{rid, std::move(resumed)};
+        if (too_large(reply)) reply = {rid, wire::snapshot(*room, now(), private_rooms_.contains(*id), joined->color)};
+        send(c, reply, &*id);
+    }
+    broadcast(*id, joined->events);
+}
+
+void Dispatcher::on_list_archive(Client& c, std::uint64_t rid, const proto::ListArchive& m) {
+    flush_archive();  // a game that just ended is listed
+    const std::uint32_t limit = m.limit == 0 ? kArchivePage : std::min(m.limit, kArchivePage);
+    auto page = store_.list_archived(m.offset, limit,
+                                     m.player.empty() ? std::nullopt : std::optional<std::string_view>(m.player));
+    if (!page) return send(c, wire::error(rid, PE::Internal, "the archive is unavailable"));
+    proto::ArchiveList out;
+    for (const auto& s : page->games) out.games.push_back(wire::archive_entry(s));
+    out.total = static_cast<std::uint32_t>(page->total);
+    send(c, {rid, std::move(out)});
+}
+
+void Dispatcher::on_get_archived(Client& c, std::uint64_t rid, const proto::GetArchived& m) {
+    flush_archive();
+    const auto id = wire::room_id(m.game_id);
+    auto game = id ? store_.fetch_archived(*id) : std::unexpected(StoreError{StoreErrorCode::NotFound, ""});
+    if (!game) {
+        const bool missing = game.error().code == StoreErrorCode::NotFound;
+        return send(c, wire::error(rid, missing ? PE::NoSuchGame : PE::Internal,
+                                   missing ? "no archived game with that id" : "the archive is unavailable",
+                                   m.game_id));
+    }
+    auto out = wire::archived_game(*game);
+    // A game record can exceed one frame; the PGN is the first thing to drop, moves stay.
+    if (out.pgn.size() + out.moves.size() * 6 > proto::kMaxFrameBytes - 4096) out.pgn.clear();
+    send(c, {rid, std::move(out)});
+}
+
+}  // namespace xq::server

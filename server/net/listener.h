@@ -1,0 +1,54 @@
+#pragma once
+// Accepts TCP connections and turns each into a Session, enforcing the connection caps (in total
+// and per client address) before any byte is read. One sweep timer checks every session's
+// timeouts, so sessions need no timer of their own.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "server/net/session.h"
+
+namespace xq::server {
+
+struct ListenerLimits {
+    std::size_t max_connections = 18000;
+    std::size_t max_per_address = 64;
+};
+
+class Listener {
+public:
+    // `handler` gets every session's frames; the listener only counts sessions per address.
+    Listener(asio::io_context& io, const tcp::endpoint& endpoint, ListenerLimits limits, SessionLimits session_limits,
+             SessionHandler& handler);
+
+    void start();
+    void stop();
+    std::uint16_t port() const { return port_; }
+
+    // Sessions report their end here so the caps free their slot.
+    void released(const Session& session);
+    std::size_t connections() const { return total_; }
+
+private:
+    asio::awaitable<void> accept_loop();
+    void arm_sweep();
+    void sweep();
+
+    tcp::acceptor acceptor_;
+    asio::steady_timer sweep_timer_;
+    bool stopped_ = false;
+    // Open sessions by id, for the sweep; a session's own handlers keep it alive.
+    std::unordered_map<std::uint64_t, std::weak_ptr<Session>> sessions_;
+    std::uint16_t port_ = 0;
+    ListenerLimits limits_;
+    SessionLimits session_limits_;
+    SessionHandler& handler_;
+    std::unordered_map<std::string, std::size_t> per_address_;
+    std::size_t total_ = 0;
+    std::uint64_t next_id_ = 1;
+};
+
+}  // namespace xq::server

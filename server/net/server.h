@@ -1,0 +1,86 @@
+#pragma once
+// The game server: accepts connections and hands each frame to the dispatcher (dispatcher.h),
+// which routes requests to the lobby and rooms and sends every room event to the people in that
+// room. Runs on one io_context thread.
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "proto/messages.h"
+#include "server/net/discovery.h"
+#include "server/dispatch/dispatcher.h"
+#include "server/net/listener.h"
+#include "server/rooms/lobby.h"
+#include "server/dispatch/rate_limit.h"
+#include "server/store/store.h"
+#include "server/store/checkpointer.h"
+
+namespace xq::server {
+
+struct ServerConfig {
+    tcp::endpoint listen{asio::ip::make_address("0.0.0.0"), 7777};
+    std::filesystem::path db;                // SQLite file; created if absent
+    std::string name = "xiangqi";            // shown in LAN discovery and Welcome
+    std::optional<std::uint16_t> discovery;  // UDP port to answer discovery on; none: off
+    ListenerLimits connections;
+    SessionLimits session;
+    // At most one SpectatorCount per room per interval, so a crowd arriving at once does not flood
+    // the players; the count after a burst follows when the interval ends.
+    std::chrono::milliseconds spectator_count_interval{1000};
+    // How long a disconnected player may take to resume before its opponent may claim the game.
+    std::chrono::milliseconds grace{std::chrono::seconds(60)};
+    RateLimits rate;  // per connection; Ping is free
+    // How often ended rooms and abandoned waiting games are looked for.
+    std::chrono::milliseconds sweep_period{std::chrono::seconds(15)};
+};
+
+// The network side of the server: the listener and its sessions (which only move bytes), LAN
+// discovery, the store's checkpoints, and the timers; every frame goes to the Dispatcher, which
+// owns the lobby and rooms and sees each session only as a Peer.
+class Server final : public SessionHandler, private DispatchLoop {
+public:
+    // Opens the store and binds the sockets; throws std::runtime_error naming what failed (startup
+    // is the one place exceptions are allowed: main catches them).
+    Server(asio::io_context& io, ServerConfig config);
+    ~Server() override;
+
+    void start();
+    void stop();
+    std::uint16_t port() const { return listener_.port(); }
+    std::optional<std::uint16_t> discovery_port() const;
+    const Lobby& lobby() const { return dispatcher_.lobby(); }
+    // Open connections (sessions not yet closed and released). On the server's thread only.
+    std::size_t connections() const { return listener_.connections(); }
+
+    void on_frame(const std::shared_ptr<Session>& session, std::string_view payload) override;
+    void on_bad_frame(const std::shared_ptr<Session>& session, const proto::DecodeError& error) override;
+    void on_closed(const std::shared_ptr<Session>& session, CloseReason reason) override;
+
+private:
+    // DispatchLoop: Asio's clock, post and timers.
+    TimePoint now() const override { return SteadyClock::now(); }
+    void post_release() override;
+    void arm_flag_timer(TimePoint at) override;
+    void arm_count_timer(TimePoint at) override;
+    void arm_sweep();
+
+    asio::io_context& io_;
+    ServerConfig config_;
+    Store store_;
+    std::unique_ptr<Checkpointer> checkpointer_;  // null: SQLite checkpoints on commit
+    asio::steady_timer flag_timer_;
+    asio::steady_timer sweep_timer_;
+    asio::steady_timer count_timer_;
+    Dispatcher dispatcher_;
+    Listener listener_;
+    std::optional<DiscoveryResponder> discovery_;
+};
+
+}  // namespace xq::server

@@ -1,0 +1,254 @@
+#include "server/net/session.h"
+
+#include <array>
+
+#include "proto/frame.h"
+#include "server/log/log.h"
+
+namespace xq::server {
+namespace {
+
+// Every session reads into this one buffer (the server has one thread; thread_local keeps servers
+// on other threads, as in the tests, apart). A read takes at most this much, then the session goes
+// to the back of the queue, so a flooding client cannot starve the others.
+constexpr std::size_t kReadChunk = 8 * 1024;
+thread_local std::array<char, kReadChunk> read_buffer;
+
+// Output buffers larger than this are released once drained rather than kept for reuse.
+constexpr std::size_t kKeepCapacity = 1024;
+
+bool would_block(const boost::system::error_code& ec) {
+    return ec == asio::error::would_block || ec == asio::error::try_again;
+}
+
+// Closes for which the peer is not owed its last frames: the connection is reset.
+bool abortive(CloseReason reason) {
+    switch (reason) {
+        case CloseReason::Overflow:
+        case CloseReason::WriteError:
+        case CloseReason::IdleTimeout:
+        case CloseReason::FrameTimeout:
+        case CloseReason::FlushTimeout: return true;
+        default: return false;
+    }
+}
+
+void trim(std::string& buffer) {
+    buffer.clear();
+    if (buffer.capacity() > kKeepCapacity) std::string().swap(buffer);
+}
+
+}  // namespace
+
+void* HandlerSlot::allocate(std::size_t size) {
+    if (used_ || size > sizeof storage_) return ::operator new(size);
+    used_ = true;
+    return storage_;
+}
+
+void HandlerSlot::deallocate(void* pointer) {
+    if (pointer == storage_) used_ = false;
+    else ::operator delete(pointer);
+}
+
+// Asio frees an operation's memory before it calls the handler, so the slot is free again by
+// the time on_small_read() reads anew.
+struct Session::ReadHandler {
+    std::shared_ptr<Session> self;
+    using allocator_type = SlotAllocator<void>;
+    allocator_type get_allocator() const noexcept { return allocator_type(&self->read_slot_); }
+    void operator()(const boost::system::error_code& ec, std::size_t n) const { self->on_small_read(ec, n); }
+};
+
+std::string_view to_string(CloseReason reason) {
+    switch (reason) {
+        case CloseReason::PeerClosed: return "peer_closed";
+        case CloseReason::ReadError: return "read_error";
+        case CloseReason::WriteError: return "write_error";
+        case CloseReason::BadFrame: return "bad_frame";
+        case CloseReason::Overflow: return "write_queue_overflow";
+        case CloseReason::IdleTimeout: return "idle_timeout";
+        case CloseReason::FrameTimeout: return "frame_timeout";
+        case CloseReason::FlushTimeout: return "flush_timeout";
+        case CloseReason::ByServer: return "closed_by_server";
+    }
+    return "closed";
+}
+
+Session::Session(tcp::socket socket, std::uint64_t id, const SessionLimits& limits, SessionHandler& handler)
+    : socket_(std::move(socket)), id_(id), limits_(limits), handler_(handler) {
+    boost::system::error_code ec;
+    const auto endpoint = socket_.remote_endpoint(ec);
+    peer_ = ec ? "unknown" : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+    socket_.set_option(tcp::no_delay(true), ec);
+    // Reads and writes are tried directly and must never block the server's one thread.
+    socket_.non_blocking(true, ec);
+}
+
+std::string Session::peer_address() const { return peer_.substr(0, peer_.rfind(':')); }
+
+void Session::start() {
+    last_read_ = Clock::now();
+    read_small();
+}
+
+// A read, not a readiness wait: Asio tries it at once (the completion is posted, never run
+// inside this call) and otherwise leaves it on the descriptor's edge-triggered registration,
+// where a wait would re-arm the descriptor with an epoll_ctl each time: a system call a move.
+void Session::read_small() { socket_.async_read_some(asio::buffer(small_), ReadHandler{shared_from_this()}); }
+
+void Session::on_small_read(const boost::system::error_code& ec, std::size_t n) {
+    if (!took(ec, std::string_view(small_.data(), n))) return;
+    // A full small buffer may have left bytes behind.
+    if (n == small_.size()) read_on();
+    else read_small();
+}
+
+void Session::read_on() {
+    if (!reading()) return;
+    boost::system::error_code ec;
+    const std::size_t n = socket_.read_some(asio::buffer(read_buffer), ec);
+    if (would_block(ec)) return read_small();
+    if (!took(ec, std::string_view(read_buffer.data(), n))) return;
+    // A full buffer may have left bytes behind: read again, but after the others' turn.
+    if (n == read_buffer.size()) asio::post(socket_.get_executor(), [self = shared_from_this()] { self->read_on(); });
+    else read_small();
+}
+
+bool Session::took(const boost::system::error_code& ec, std::string_view bytes) {
+    if (!reading()) return false;  // closed meanwhile: the read completed as aborted
+    if (ec) {
+        if (ec != asio::error::eof) log(LogLevel::Debug, "session ", id_, " read: ", ec.message());
+        shut(ec == asio::error::eof ? CloseReason::PeerClosed : CloseReason::ReadError);
+        return false;
+    }
+    last_read_ = Clock::now();
+    return take_frames(bytes);
+}
+
+bool Session::take_frames(std::string_view bytes) {
+    const auto self = shared_from_this();
+    const bool had_partial = !partial_.empty();
+    if (had_partial) {
+        partial_.append(bytes);
+        bytes = partial_;
+    }
+    std::size_t used = 0;
+    while (bytes.size() - used >= proto::kFrameHeaderBytes) {
+        const auto* h = reinterpret_cast<const unsigned char*>(bytes.data() + used);
+        const std::size_t length = std::size_t{h[0]} << 24 | std::size_t{h[1]} << 16 | std::size_t{h[2]} << 8 | h[3];
+        // Refused on the header alone: the body is never buffered.
+        if (length > proto::kMaxFrameBytes) {
+            handler_.on_bad_frame(self, {proto::DecodeErrorCode::Oversize,
+                                         "frame announces " + std::to_string(length) + " bytes; the limit is " +
+                                             std::to_string(proto::kMaxFrameBytes),
+                                         0});
+            close(CloseReason::BadFrame, true);
+            return false;
+        }
+        if (bytes.size() - used - proto::kFrameHeaderBytes < length) break;
+        handler_.on_frame(self, bytes.substr(used + proto::kFrameHeaderBytes, length));
+        used += proto::kFrameHeaderBytes + length;
+        if (!reading()) return false;
+    }
+    // Keep the unfinished frame; the frame timeout counts from its first byte.
+    if (had_partial) partial_.erase(0, used);
+    else partial_.assign(bytes.substr(used));
+    if (partial_.empty()) {
+        if (partial_.capacity() > kKeepCapacity) std::string().swap(partial_);
+        partial_since_ = {};
+    } else if (used > 0 || !had_partial) {
+        partial_since_ = last_read_;
+    }
+    return true;
+}
+
+void Session::deliver(std::string_view payload) {
+    if (closed_ || closing_ || failing_) return;
+    const auto size = static_cast<std::uint32_t>(payload.size());
+    const std::array<char, proto::kFrameHeaderBytes> header{static_cast<char>(size >> 24), static_cast<char>(size >> 16),
+                                                            static_cast<char>(size >> 8), static_cast<char>(size)};
+    std::size_t sent = 0;
+    if (!writing_) {
+        // Nothing queued: hand the frame to the kernel now, which usually takes all of it.
+        const std::array<asio::const_buffer, 2> frame{asio::buffer(header), asio::buffer(payload.data(), payload.size())};
+        boost::system::error_code ec;
+        sent = socket_.write_some(frame, ec);
+        if (ec && !would_block(ec)) return fail(CloseReason::WriteError);
+        if (sent == header.size() + payload.size()) return;
+    }
+    const std::size_t rest = header.size() + payload.size() - sent;
+    if (queued_bytes() + rest > limits_.max_queue_bytes || queued_frames_ >= limits_.max_queue_frames)
+        return fail(CloseReason::Overflow);
+    if (sent < header.size()) pending_.append(header.data() + sent, header.size() - sent);
+    pending_.append(payload.substr(sent < header.size() ? 0 : sent - header.size()));
+    ++queued_frames_;
+    if (!writing_) start_write();
+}
+
+void Session::start_write() {
+    writing_ = true;
+    inflight_.swap(pending_);
+    asio::async_write(socket_, asio::buffer(inflight_),
+                      [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) {
+                          self->on_written(ec);
+                      });
+}
+
+void Session::on_written(const boost::system::error_code& ec) {
+    writing_ = false;
+    if (closed_) return;
+    if (ec) return shut(CloseReason::WriteError);
+    trim(inflight_);
+    if (!pending_.empty()) return start_write();
+    queued_frames_ = 0;
+    if (closing_) shut(close_reason_);
+}
+
+void Session::close(CloseReason reason, bool flush) {
+    if (closed_) return;
+    close_reason_ = reason;
+    if (!closing_) closing_since_ = Clock::now();
+    closing_ = true;
+    if (!flush) return shut(reason);
+    // Flushing: on_written() shuts once the queue has drained; with nothing queued, a posted shut
+    // keeps the handler from being called back inside the request that asked for the close.
+    if (!writing_) fail(reason);
+}
+
+std::optional<CloseReason> Session::timed_out(Clock::time_point now) const {
+    // A close waiting for its output to drain reads nothing more, so the timeouts below no longer
+    // apply; a peer that never reads would hold it open (and its socket) for ever.
+    if (closing_ && !closed_ && !failing_)
+        return now >= closing_since_ + limits_.frame_timeout ? std::optional(CloseReason::FlushTimeout) : std::nullopt;
+    if (!reading()) return std::nullopt;
+    if (partial_since_ != Clock::time_point{} && now >= partial_since_ + limits_.frame_timeout)
+        return CloseReason::FrameTimeout;
+    if (now >= last_read_ + limits_.idle_timeout) return CloseReason::IdleTimeout;
+    return std::nullopt;
+}
+
+void Session::fail(CloseReason reason) {
+    if (closed_ || failing_) return;
+    failing_ = true;
+    asio::post(socket_.get_executor(), [self = shared_from_this(), reason] { self->shut(reason); });
+}
+
+void Session::shut(CloseReason reason) {
+    if (closed_) return;
+    closed_ = true;
+    boost::system::error_code ignored;
+    if (abortive(reason)) {
+        // Reset, not a FIN: a FIN waits behind the unsent output, which a peer that does not read
+        // never lets through, so it would neither hear of the close nor free the kernel's buffer.
+        socket_.set_option(asio::socket_base::linger(true, 0), ignored);
+    } else {
+        socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    }
+    socket_.close(ignored);  // the pending wait or write completes as aborted
+    trim(pending_);
+    queued_frames_ = 0;
+    handler_.on_closed(shared_from_this(), reason);
+}
+
+}  // namespace xq::server

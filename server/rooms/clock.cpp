@@ -1,0 +1,119 @@
+#include "server/rooms/clock.h"
+
+#include <algorithm>
+
+namespace xq::server {
+namespace {
+
+std::size_t slot(Color c) { return static_cast<std::size_t>(index_of(c)); }
+
+// Seconds, with a decimal fraction only when needed ("0.5").
+std::string seconds_text(Millis d) {
+    const auto ms = d.count();
+    std::string text = std::to_string(ms / 1000);
+    if (const auto frac = ms % 1000; frac != 0) {
+        std::string digits = std::to_string(1000 + frac).substr(1);
+        while (digits.back() == '0') digits.pop_back();
+        text += "." + digits;
+    }
+    return text;
+}
+
+}  // namespace
+
+std::string TimeControl::to_string() const {
+    std::string text = seconds_text(base) + "+" + seconds_text(increment);
+    if (move_cap) text += "/" + seconds_text(*move_cap);
+    return text;
+}
+
+GameClock::GameClock(TimeControl control) : control_(control) { remaining_ = {control_.base, control_.base}; }
+
+std::optional<Color> GameClock::turn() const {
+    if (state_ == State::Running || state_ == State::Paused) return side_;
+    return std::nullopt;
+}
+
+void GameClock::start(Color side, TimePoint now) {
+    remaining_ = {control_.base, control_.base};
+    side_ = side;
+    used_on_turn_ = {};
+    since_ = now;
+    state_ = State::Running;
+}
+
+GameClock::Duration GameClock::elapsed(TimePoint now) const {
+    if (state_ != State::Running) return {};
+    return std::max(Duration{}, now - since_);
+}
+
+void GameClock::charge(TimePoint now) {
+    const Duration spent = elapsed(now);
+    remaining_[slot(side_)] = std::max(Duration{}, remaining_[slot(side_)] - spent);
+    used_on_turn_ += spent;
+    since_ = now;
+}
+
+void GameClock::switch_side(TimePoint now) {
+    if (state_ != State::Running) return;
+    charge(now);
+    remaining_[slot(side_)] += control_.increment;
+    side_ = ~side_;
+    used_on_turn_ = {};
+}
+
+void GameClock::stop(TimePoint now) {
+    if (state_ == State::Running) charge(now);
+    state_ = State::Stopped;
+}
+
+void GameClock::pause(TimePoint now) {
+    if (state_ != State::Running) return;
+    charge(now);
+    state_ = State::Paused;
+}
+
+void GameClock::resume(TimePoint now) {
+    if (state_ != State::Paused) return;
+    since_ = now;
+    state_ = State::Running;
+}
+
+void GameClock::reset(std::array<Duration, 2> remaining, Color side, TimePoint now) {
+    remaining_ = remaining;
+    side_ = side;
+    used_on_turn_ = {};
+    since_ = now;
+    state_ = State::Running;
+}
+
+GameClock::Duration GameClock::remaining(Color c, TimePoint now) const {
+    Duration left = remaining_[slot(c)];
+    if (c == side_) left -= elapsed(now);
+    return std::max(Duration{}, left);
+}
+
+ClockReading GameClock::reading(TimePoint now) const {
+    ClockReading out{std::chrono::duration_cast<Millis>(remaining(Color::Red, now)),
+                     std::chrono::duration_cast<Millis>(remaining(Color::Black, now)),
+                     state_ == State::Running ? std::optional<Color>(side_) : std::nullopt, std::nullopt};
+    if (state_ == State::Running && control_.move_cap)
+        out.move_left = std::chrono::duration_cast<Millis>(
+            std::max(Duration{}, Duration(*control_.move_cap) - used_on_turn_ - elapsed(now)));
+    return out;
+}
+
+std::optional<TimePoint> GameClock::deadline() const {
+    if (state_ != State::Running) return std::nullopt;
+    Duration allowed = remaining_[slot(side_)];
+    if (control_.move_cap)
+        allowed = std::min(allowed, std::max(Duration{}, Duration(*control_.move_cap) - used_on_turn_));
+    return since_ + allowed;
+}
+
+bool GameClock::flag_fallen(TimePoint now) const {
+    const auto due = deadline();
+    return due && now >= *due;
+}
+
+}  // namespace xq::server

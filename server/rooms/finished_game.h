@@ -1,0 +1,36 @@
+#pragma once
+// The record of a finished game that the lobby hands to the archive (the SQLite store).
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "server/rooms/room.h"
+
+namespace xq::server {
+
+using WallTime = std::chrono::system_clock::time_point;
+
+struct FinishedGame {
+    RoomId id;
+    std::string red;
+    std::string black;
+    TimeControl time_control;
+    std::string start_fen;
+    std::vector<std::string> moves;  // ICCS
+    Result result = Result::Ongoing;
+    Reason reason = Reason::None;
+    std::string explanation;
+    std::string pgn;  // xqbase style, Chinese move text (common/pgn.h write_pgn)
+    WallTime started_at;
+    WallTime ended_at;
+};
+
+// Receives each finished game once. The server wires it to the SQLite store.
+using ArchiveSink = std::function<void(const FinishedGame&)>;
+
+// The record of a room whose game has ended with a result, stamped with wall-clock times.
+FinishedGame make_finished_game(const Room& room, WallTime started_at, WallTime ended_at);
+
+}  // namespace xq::server

@@ -1,0 +1,156 @@
+#pragma once
+// The registry of rooms: creating and joining games (public, or private behind a join code),
+// quick-match pairing, the open and live game lists, the rooms whose clocks are due, and the
+// hand-over of finished games to the archive.
+//
+// Rooms are owned here and found by id; callers look a room up for each operation instead of
+// keeping pointers, because remove_ended() deletes rooms. Single-threaded like the rooms.
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "server/rooms/finished_game.h"
+#include "server/rooms/room.h"
+
+namespace xq::server {
+
+enum class ColorChoice { Red, Black, Random };
+
+using WallClock = std::function<WallTime()>;
+
+struct CreateGame {
+    std::string name;
+    ParticipantId who = 0;
+    TimeControl time_control;
+    ColorChoice color = ColorChoice::Random;
+    bool is_private = false;
+};
+
+struct Created {
+    RoomId id;
+    Color color;
+    std::string token;
+    std::optional<std::string> join_code;  // private games: what the creator passes to a friend
+    Events events;
+};
+
+struct Seated {
+    RoomId id;
+    Joined joined;  // colour, token, and the room's events (PlayerJoined, GameStarted)
+};
+
+// Two waiting players paired into a new, started room.
+struct Match {
+    RoomId id;
+    ParticipantId red = 0;
+    ParticipantId black = 0;
+    std::string red_token;
+    std::string black_token;
+    Events events;
+};
+
+struct GameListing {
+    RoomId id;
+    std::string red;  // "" while the seat is free
+    std::string black;
+    TimeControl time_control;
+    int moves = 0;
+    std::size_t spectators = 0;
+    bool is_private = false;
+    Status status = Status::Waiting;
+};
+
+class Lobby {
+public:
+    // `random` makes room ids, join codes, tokens and random colours; `wall` stamps archived games;
+    // `archive` receives each finished game once.
+    Lobby(RandomSource random, WallClock wall, ArchiveSink archive);
+    Lobby(const Lobby&) = delete;  // rooms call back into this object
+    Lobby& operator=(const Lobby&) = delete;
+
+    // A new room with the creator seated (colour chosen, or drawn at random).
+    std::expected<Created, Error> create(CreateGame request, TimePoint now);
+    // Takes the free seat of a waiting game; a private one needs its join code. Starts the game.
+    std::expected<Seated, Error> join(const RoomId& id, std::string name, ParticipantId who,
+                                      std::string_view join_code, TimePoint now);
+    // Waits for an opponent with the same time control, or pairs with the longest waiter:
+    // nullopt means "waiting". Colours are drawn at random.
+    std::expected<std::optional<Match>, Error> quick_match(std::string name, ParticipantId who,
+                                                           TimeControl control, TimePoint now);
+    // Leaves the quick-match queue.
+    std::expected<void, Error> cancel_quick_match(ParticipantId who);
+    // The seated creator cancels a game nobody has joined yet: the room is removed.
+    std::expected<void, Error> cancel_game(const RoomId& id, ParticipantId who);
+    // Watches a game; a private game needs its join code.
+    Reply watch(const RoomId& id, ParticipantId who, std::string_view join_code);
+    // A player reconnects to its seat with the token it was given.
+    std::expected<Joined, Error> resume(const RoomId& id, std::string_view token, ParticipantId who);
+
+    // Waiting games whose host dropped and did not come back within its grace period: removed
+    // (nobody else is seated, nothing was journaled); returns their ids.
+    struct Abandoned {
+        RoomId id;
+        std::uint64_t version;  // the room's last event version
+    };
+    std::vector<Abandoned> remove_abandoned(TimePoint now);
+
+    // Games waiting for an opponent (not those whose host is away), and games in play. Private
+    // games are listed only to their own players.
+    std::vector<GameListing> open_games(ParticipantId viewer) const;
+    std::vector<GameListing> live_games(ParticipantId viewer) const;
+
+    Room* find(const RoomId& id);
+    const Room* find(const RoomId& id) const;
+    std::size_t room_count() const { return rooms_.size(); }
+    bool is_waiting(ParticipantId who) const;
+
+    // Rooms whose running clock's deadline is at or before `now` (call check_flag on each), and
+    // the earliest deadline of all, for arming the next timer.
+    std::vector<RoomId> due(TimePoint now) const;
+    std::optional<TimePoint> next_deadline() const;
+
+    // Removes finished and aborted rooms (after their players have seen the end); returns how many.
+    std::size_t remove_ended();
+    // Removes the rooms that ended at or before `cutoff` and returns their ids, so that people
+    // who watched the end can still look at it for a while.
+    std::vector<RoomId> remove_ended_before(TimePoint cutoff);
+
+    // Takes in a room rebuilt from the journal (recovery.cpp), replacing one of the same id. A
+    // room that comes back already finished is handed to the archive at once.
+    void adopt(std::unique_ptr<Room> room, std::optional<std::string> join_code, TimePoint now);
+    // A private room's join code (what the journal keeps of it); nullopt for a public room.
+    std::optional<std::string> join_code(const RoomId& id) const;
+
+private:
+    struct Entry {
+        std::unique_ptr<Room> room;
+        std::optional<std::string> join_code;
+    };
+    struct Waiter {
+        std::string name;
+        ParticipantId who;
+        TimeControl control;
+    };
+
+    Room& add_room(TimeControl control, std::optional<std::string> join_code);
+    std::string random_text(std::string_view alphabet, int length);
+    bool listed_to(const Entry& e, ParticipantId viewer) const;
+    static bool host_away(const Room& room);
+    GameListing listing(const Entry& e) const;
+    void archive(const Room& room, TimePoint now);
+
+    RandomSource random_;
+    WallClock wall_;
+    ArchiveSink archive_;
+    // Looked up on every request: hashed, since finished rooms linger a minute (thousands under load).
+    std::unordered_map<RoomId, Entry> rooms_;
+    std::vector<Waiter> waiting_;
+};
+
+}  // namespace xq::server

@@ -1,0 +1,269 @@
+// The live-game journal: a games row with status 'live', its moves and takebacks appended to the
+// `journal` log in batches (group commit), the log replayed for recovery, and finishing, which
+// archives the row in the transaction that reads its journal.
+
+#include <algorithm>
+#include <optional>
+#include <unordered_map>
+
+#include "common/iccs.h"
+#include "server/store/store.h"
+#include "server/store/store_detail.h"
+
+namespace xq::server {
+
+using sql::in_context;
+
+namespace {
+
+std::string ply_context(std::string_view what, const JournalMove& m) {
+    return std::string(what) + " game " + m.game_id + " ply " + std::to_string(m.ply);
+}
+
+// One journal row as read back; iccs empty for a takeback.
+struct Row {
+    std::int64_t n = 0;
+    bool takeback = false;
+    JournalMove move;
+    std::uint64_t version = 0;
+};
+
+StoreError out_of_order(std::string_view game, std::int64_t n, std::string_view what) {
+    return StoreError{StoreErrorCode::Corrupt,
+                      "journal of game " + std::string(game) + " row " + std::to_string(n) + ": " + std::string(what)};
+}
+
+// Plays a game's rows in order onto `g`; the damage found, if any (then `g` is not to be used).
+std::optional<StoreError> replay(RecoverableGame& g, std::vector<Row>& log) {
+    const std::string& id = g.game.record.id;
+    std::sort(log.begin(), log.end(), [](const Row& a, const Row& b) { return a.n < b.n; });
+    for (std::size_t k = 0; k < log.size(); ++k) {
+        Row& r = log[k];
+        if (r.n != static_cast<std::int64_t>(k) + 1) return out_of_order(id, r.n, "a gap or a repeat");
+        const int plies = static_cast<int>(g.game.moves.size());
+        if (r.takeback) {
+            if (r.move.ply > plies) return out_of_order(id, r.n, "takes back moves never made");
+            g.game.moves.resize(static_cast<std::size_t>(r.move.ply));
+            g.move_versions.resize(static_cast<std::size_t>(r.move.ply));
+            g.version = std::max(g.version, r.version);
+            continue;
+        }
+        if (r.move.ply != plies + 1) return out_of_order(id, r.n, "not the next ply");
+        if (r.move.iccs.size() != 4 || !parse_iccs(r.move.iccs))
+            return out_of_order(id, r.n, "not an ICCS move '" + r.move.iccs + "'");
+        g.game.moves.push_back(std::move(r.move));
+        g.move_versions.push_back(r.version);
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+StoreResult<Store::LiveJournal*> Store::live_journal(std::string_view id, std::string_view context) {
+    if (live_stale_)
+        if (auto reloaded = reload_live(); !reloaded) return std::unexpected(in_context(std::move(reloaded.error()), context));
+    const auto it = live_.find(id);
+    if (it == live_.end())
+        return std::unexpected(StoreError{StoreErrorCode::Constraint,
+                                          std::string(context) + ": game " + std::string(id) + " is not live"});
+    return &it->second;
+}
+
+StoreResult<void> Store::insert_journal_row(const JournalMove& m, std::optional<int> takeback_to, std::uint64_t version,
+                                            LiveJournal& live) {
+    static const std::string kInsert =
+        "INSERT INTO journal (game_id, n, ply, iccs, move_id, red_ms, black_ms, at, version) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    auto done = db_.run(kInsert, {m.game_id, live.rows + 1, std::int64_t{takeback_to.value_or(m.ply)},
+                                  takeback_to ? sql::Value(nullptr) : sql::Value(m.iccs), m.move_id, m.red_ms,
+                                  m.black_ms, m.at_ms, static_cast<std::int64_t>(version)});
+    if (!done) return done;
+    // Counted once the row is in: a refused row leaves the memory as the file.
+    live.plies = takeback_to.value_or(m.ply);
+    ++live.rows;
+    ++live_rows_;
+    next_seq_ = db_.last_insert_rowid() + 1;
+    return {};
+}
+
+StoreResult<void> Store::begin_live_game(const LiveGameRecord& g) {
+    for (auto valid : {detail::check_id(g.id), detail::check_time_control(g.time_control)})
+        if (!valid) return std::unexpected(in_context(std::move(valid.error()), "begin live game " + g.id));
+    if (live_stale_)
+        if (auto reloaded = reload_live(); !reloaded) return std::unexpected(in_context(std::move(reloaded.error()), "begin live game " + g.id));
+    auto done = db_.run(
+        "INSERT INTO games (id, status, red_name, black_name, red_token, black_token, base_seconds, "
+        "increment_seconds, move_cap_seconds, start_fen, created_at) "
+        "VALUES (?, 'live', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        {g.id, g.red_name, g.black_name, g.red_token, g.black_token, g.time_control.base_seconds,
+         g.time_control.increment_seconds, g.time_control.move_cap_seconds, g.start_fen, g.created_at_ms});
+    if (!done) return std::unexpected(in_context(std::move(done.error()), "begin live game " + g.id));
+    live_.emplace(g.id, LiveJournal{});
+    return {};
+}
+
+StoreResult<void> Store::append_moves(std::span<const JournalMove> moves) {
+    if (moves.empty()) return {};
+    // Refuse a malformed batch before taking the write lock.
+    for (const JournalMove& m : moves) {
+        if (m.ply < 1) return std::unexpected(detail::invalid(ply_context("append", m) + ": plies start at 1"));
+        if (m.iccs.size() != 4 || !parse_iccs(m.iccs))
+            return std::unexpected(detail::invalid(ply_context("append", m) + ": not an ICCS move '" + m.iccs + "'"));
+    }
+    auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
+    if (!tx) return std::unexpected(in_context(std::move(tx.error()), "append moves"));
+    auto failed = [this](StoreError e) -> StoreResult<void> {
+        live_stale_ = true;  // the transaction rolls back when it leaves scope
+        return std::unexpected(std::move(e));
+    };
+    for (const JournalMove& m : moves) {
+        auto live = live_journal(m.game_id, ply_context("append", m));
+        if (!live) return failed(std::move(live.error()));
+        if (m.ply != (*live)->plies + 1)
+            return failed(StoreError{StoreErrorCode::Constraint,
+                                     ply_context("append", m) + ": not the next ply of its game (stored already, or a gap)"});
+        if (auto done = insert_journal_row(m, std::nullopt, 0, **live); !done)
+            return failed(in_context(std::move(done.error()), ply_context("append", m)));
+    }
+    if (auto committed = tx->commit(); !committed) return failed(std::move(committed.error()));
+    return {};
+}
+
+StoreResult<std::vector<Store::ReplayedGame>> Store::replay_journal(std::optional<std::string_view> only) {
+    // One snapshot for both reads, unless the caller's transaction is one already.
+    std::optional<sql::Transaction> snapshot;
+    if (!db_.in_transaction()) {
+        auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Read);
+        if (!tx) return std::unexpected(in_context(std::move(tx.error()), "read the journal"));
+        snapshot.emplace(std::move(*tx));
+    }
+
+    std::vector<ReplayedGame> games;
+    std::unordered_map<std::string, std::size_t> index;
+    {
+        static const std::string kLive =
+            "SELECT id, red_name, black_name, red_token, black_token, base_seconds, increment_seconds, "
+            "move_cap_seconds, start_fen, created_at, version, join_code FROM games WHERE status = 'live' "
+            "ORDER BY created_at, id";
+        static const std::string kOne =
+            "SELECT id, red_name, black_name, red_token, black_token, base_seconds, increment_seconds, "
+            "move_cap_seconds, start_fen, created_at, version, join_code FROM games WHERE status = 'live' AND id = ?";
+        auto q = only ? db_.query(kOne, {*only}) : db_.query(kLive);
+        if (!q) return std::unexpected(in_context(std::move(q.error()), "read the journal"));
+        while (true) {
+            auto row = q->next();
+            if (!row) return std::unexpected(in_context(std::move(row.error()), "read the journal"));
+            if (!*row) break;
+            ReplayedGame g;
+            g.game.game.record = LiveGameRecord{q->text(0), q->text(1), q->text(2), q->text(3), q->text(4),
+                                                {q->int64(5), q->int64(6), q->int64(7)}, q->text(8), q->int64(9)};
+            g.game.version = static_cast<std::uint64_t>(q->int64(10));
+            g.game.join_code = q->text(11);
+            index.emplace(g.game.game.record.id, games.size());
+            games.push_back(std::move(g));
+        }
+    }
+
+    // The log has no index by game (that is what keeps appends on one page), so it is read whole.
+    std::vector<std::vector<Row>> rows(games.size());
+    {
+        auto q = db_.query("SELECT game_id, n, ply, iccs, move_id, red_ms, black_ms, at, version, iccs IS NULL FROM journal");
+        if (!q) return std::unexpected(in_context(std::move(q.error()), "read the journal"));
+        while (true) {
+            auto row = q->next();
+            if (!row) return std::unexpected(in_context(std::move(row.error()), "read the journal"));
+            if (!*row) break;
+            const auto game = index.find(q->text(0));
+            if (game == index.end()) continue;  // a finished or aborted game's rows, left for compaction
+            rows[game->second].push_back(Row{q->int64(1), q->int64(9) != 0,
+                                             JournalMove{q->text(0), static_cast<int>(q->int64(2)), q->text(3), q->int64(4),
+                                                         q->int64(5), q->int64(6), q->int64(7)},
+                                             static_cast<std::uint64_t>(q->int64(8))});
+        }
+    }
+
+    for (std::size_t i = 0; i < games.size(); ++i) {
+        games[i].rows = static_cast<std::int64_t>(rows[i].size());
+        if (auto damage = replay(games[i].game, rows[i])) games[i].damage = std::move(*damage);
+    }
+    return games;
+}
+
+StoreResult<void> Store::reload_live() {
+    auto games = replay_journal();
+    if (!games) return std::unexpected(std::move(games.error()));
+    std::unordered_map<std::string, LiveJournal, Hash, std::equal_to<>> live;
+    std::int64_t rows = 0;
+    for (const ReplayedGame& g : *games) {
+        if (g.damage) continue;  // never appended to again: recovery reports it and leaves it be
+        live.emplace(g.game.game.record.id, LiveJournal{static_cast<int>(g.game.game.moves.size()), g.rows});
+        rows += g.rows;
+    }
+    auto q = db_.query("SELECT coalesce(min(seq), 1), coalesce(max(seq), 0) + 1 FROM journal");
+    if (!q) return std::unexpected(in_context(std::move(q.error()), "read the journal's bounds"));
+    auto row = q->next();
+    if (!row) return std::unexpected(in_context(std::move(row.error()), "read the journal's bounds"));
+    first_seq_ = q->int64(0);
+    next_seq_ = q->int64(1);
+    live_ = std::move(live);
+    live_rows_ = rows;
+    live_stale_ = false;
+    return {};
+}
+
+StoreResult<ArchivedGame> Store::finish_live_game(std::string_view id, const GameEnding& ending) {
+    const std::string context = "finish game " + std::string(id);
+    if (auto ok = detail::check_finished(ending.result); !ok) return std::unexpected(in_context(ok.error(), context));
+    auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
+    if (!tx) return std::unexpected(in_context(std::move(tx.error()), context));
+
+    auto replayed = replay_journal(id);
+    if (!replayed) return std::unexpected(in_context(std::move(replayed.error()), context));
+    if (replayed->empty()) return std::unexpected(StoreError{StoreErrorCode::NotFound, "no live game " + std::string(id)});
+    if (replayed->front().damage) return std::unexpected(in_context(*replayed->front().damage, context));
+    const LiveGame& live = replayed->front().game.game;
+
+    ArchivedGame g;
+    g.id = live.record.id;
+    g.red_name = live.record.red_name;
+    g.black_name = live.record.black_name;
+    g.time_control = live.record.time_control;
+    g.start_fen = live.record.start_fen;
+    g.started_at_ms = ending.started_at_ms.value_or(live.record.created_at_ms);
+    for (const JournalMove& m : live.moves) {
+        if (!g.moves.empty()) g.moves += ' ';
+        g.moves += m.iccs;
+    }
+    g.result = ending.result;
+    g.reason = ending.reason;
+    g.explanation = ending.explanation;
+    g.pgn = ending.pgn;
+    g.ended_at_ms = ending.ended_at_ms;
+
+    // The same row becomes the archive entry; the resume tokens have no use any more.
+    auto done = db_.run(
+        "UPDATE games SET status = 'archived', red_token = NULL, black_token = NULL, started_at = ?, "
+        "ended_at = ?, result = ?, reason = ?, explanation = ?, moves = ?, ply_count = ?, pgn = ? "
+        "WHERE id = ? AND status = 'live'",
+        {g.started_at_ms, g.ended_at_ms, to_string(g.result), to_string(g.reason), g.explanation, g.moves,
+         static_cast<std::int64_t>(live.moves.size()), g.pgn, id});
+    if (!done) return std::unexpected(in_context(std::move(done.error()), context));
+    auto committed = tx->commit();
+    if (!committed) return std::unexpected(in_context(std::move(committed.error()), context));
+    if (const auto it = live_.find(id); it != live_.end()) {
+        live_rows_ -= it->second.rows;
+        live_.erase(it);
+    }
+    return g;
+}
+
+StoreResult<std::vector<LiveGame>> Store::load_live_games(std::vector<StoreError>* damaged) {
+    auto recoverable = load_recoverable_games(damaged);
+    if (!recoverable) return std::unexpected(std::move(recoverable.error()));
+    std::vector<LiveGame> games;
+    games.reserve(recoverable->size());
+    for (RecoverableGame& g : *recoverable) games.push_back(std::move(g.game));
+    return games;
+}
+
+}  // namespace xq::server

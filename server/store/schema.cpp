@@ -1,0 +1,179 @@
+// The store's schema and its migrations. PRAGMA user_version holds the schema version: 0 is a
+// new (empty) file, created at the newest version in one step (kSchemaCurrent), and
+// kMigrations[v - 1] takes an older file from version v to v + 1. Either runs inside one write
+// transaction, so a file is always at a whole version.
+
+#include <array>
+#include <string_view>
+
+#include "server/store/store.h"
+
+namespace xq::server {
+
+using sql::in_context;
+
+namespace {
+
+// Version 3 as a new file gets it. `games` holds live and archived games, told apart by status;
+// `journal` is the move journal of live games, an append-only log (see version 3 below). STRICT
+// makes SQLite check column types; the CHECKs keep an archived row complete. One step, not the
+// migrations from version 1: their ALTERs, copy and drops each make SQLite reparse the whole
+// schema: 3.5 times the time (most of a fuzz_dispatch input's). The columns keep the migrated
+// order (version and join_code last); server_store_tests checks that this schema and a file
+// migrated from version 1 agree.
+constexpr std::string_view kSchemaCurrent = R"sql(
+CREATE TABLE games (
+    id                TEXT PRIMARY KEY NOT NULL,
+    status            TEXT NOT NULL CHECK (status IN ('live', 'archived')),
+    red_name          TEXT NOT NULL,
+    black_name        TEXT NOT NULL,
+    red_token         TEXT,
+    black_token       TEXT,
+    base_seconds      INTEGER NOT NULL CHECK (base_seconds >= 0),
+    increment_seconds INTEGER NOT NULL CHECK (increment_seconds >= 0),
+    move_cap_seconds  INTEGER NOT NULL CHECK (move_cap_seconds >= 0),
+    start_fen         TEXT NOT NULL,
+    created_at        INTEGER NOT NULL,
+    started_at        INTEGER,
+    ended_at          INTEGER,
+    result            TEXT CHECK (result IN ('red_wins', 'black_wins', 'draw')),
+    reason            TEXT,
+    explanation       TEXT,
+    moves             TEXT,
+    ply_count         INTEGER,
+    pgn               TEXT,
+    version           INTEGER NOT NULL DEFAULT 0,
+    join_code         TEXT,
+    CHECK ((status = 'live') = (result IS NULL)),
+    CHECK (status = 'live' OR (started_at IS NOT NULL AND ended_at IS NOT NULL AND reason IS NOT NULL
+                               AND explanation IS NOT NULL AND moves IS NOT NULL
+                               AND ply_count IS NOT NULL AND pgn IS NOT NULL))
+) STRICT;
+
+CREATE INDEX games_archive_order ON games (status, ended_at DESC, id DESC);
+CREATE INDEX games_by_red ON games (red_name, status, ended_at DESC, id DESC);
+CREATE INDEX games_by_black ON games (black_name, status, ended_at DESC, id DESC);
+
+CREATE TABLE journal (
+    seq      INTEGER PRIMARY KEY,
+    game_id  TEXT NOT NULL,
+    n        INTEGER NOT NULL CHECK (n >= 1),
+    ply      INTEGER NOT NULL CHECK (ply >= 0),
+    iccs     TEXT,
+    move_id  INTEGER NOT NULL,
+    red_ms   INTEGER NOT NULL,
+    black_ms INTEGER NOT NULL,
+    at       INTEGER NOT NULL,
+    version  INTEGER NOT NULL
+) STRICT;
+)sql";
+
+// The migrations of files made by earlier releases. Version 1 was `games` without its last two
+// columns, and the per-ply move journal `moves` (game_id, ply, iccs, move_id, red_ms, black_ms,
+// at; keyed by game and ply) with a trigger refusing any row but the next ply of a live game
+// (its text as released is in tests/server/store/schema_test.cpp).
+
+// Version 2: what crash recovery needs beyond the moves: the version of each journaled event
+// (the room's numbering continues after a restart) and a private game's join code.
+constexpr std::string_view kSchemaV2 = R"sql(
+ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN join_code TEXT;
+ALTER TABLE moves ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+)sql";
+
+// Version 3: the move journal becomes an append-only log. `moves` was keyed by (game, ply), so the
+// moves of one loop turn landed on as many B-tree pages as games and every commit wrote dozens of
+// WAL pages; `journal` is keyed by arrival order, so a turn fills one or two pages. A row is a move
+// or a takeback (iccs NULL, ply = the plies left); `n` orders a game's rows, since compaction
+// (Store::compact_journal) copies the rows of live games to the end. The store checks in memory
+// what the old trigger checked (appends only to live games, plies without gaps). Only live games
+// keep their rows: the archive has each finished game's moves in `games`.
+constexpr std::string_view kSchemaV3 = R"sql(
+CREATE TABLE journal (
+    seq      INTEGER PRIMARY KEY,
+    game_id  TEXT NOT NULL,
+    n        INTEGER NOT NULL CHECK (n >= 1),
+    ply      INTEGER NOT NULL CHECK (ply >= 0),
+    iccs     TEXT,
+    move_id  INTEGER NOT NULL,
+    red_ms   INTEGER NOT NULL,
+    black_ms INTEGER NOT NULL,
+    at       INTEGER NOT NULL,
+    version  INTEGER NOT NULL
+) STRICT;
+
+INSERT INTO journal (game_id, n, ply, iccs, move_id, red_ms, black_ms, at, version)
+    SELECT m.game_id, m.ply, m.ply, m.iccs, m.move_id, m.red_ms, m.black_ms, m.at, m.version
+    FROM moves m JOIN games g ON g.id = m.game_id WHERE g.status = 'live' ORDER BY m.game_id, m.ply;
+
+DROP TRIGGER moves_append_only;
+DROP TABLE moves;
+)sql";
+
+constexpr std::array<std::string_view, Store::kSchemaVersion - 1> kMigrations = {kSchemaV2, kSchemaV3};
+
+StoreResult<int> read_user_version(sql::Database& db) {
+    auto q = db.query("PRAGMA user_version");
+    if (!q) return std::unexpected(std::move(q.error()));
+    auto row = q->next();
+    if (!row) return std::unexpected(std::move(row.error()));
+    return *row ? static_cast<int>(q->int64(0)) : 0;
+}
+
+StoreResult<std::int64_t> count_schema_objects(sql::Database& db) {
+    auto q = db.query("SELECT count(*) FROM sqlite_schema");
+    if (!q) return std::unexpected(std::move(q.error()));
+    auto row = q->next();
+    if (!row) return std::unexpected(std::move(row.error()));
+    return *row ? q->int64(0) : 0;
+}
+
+}  // namespace
+
+StoreResult<void> Store::migrate() {
+    auto version = read_user_version(db_);
+    if (!version) return std::unexpected(in_context(std::move(version.error()), "read schema version"));
+    if (*version > kSchemaVersion) {
+        return std::unexpected(StoreError{StoreErrorCode::VersionMismatch,
+                                          "schema version " + std::to_string(*version) +
+                                              " is newer than this program's " + std::to_string(kSchemaVersion)});
+    }
+    // Reading the schema also catches a damaged schema page that the header check let through.
+    auto objects = count_schema_objects(db_);
+    if (!objects) return std::unexpected(in_context(std::move(objects.error()), "read schema"));
+    if (*version == kSchemaVersion) {
+        schema_version_ = *version;
+        return {};
+    }
+
+    auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
+    if (!tx) return std::unexpected(std::move(tx.error()));
+    // Read again under the write lock: another process may have migrated meanwhile.
+    version = read_user_version(db_);
+    if (!version) return std::unexpected(in_context(std::move(version.error()), "read schema version"));
+    objects = count_schema_objects(db_);
+    if (!objects) return std::unexpected(in_context(std::move(objects.error()), "read schema"));
+    if (*version == 0 && *objects != 0) {
+        return std::unexpected(StoreError{StoreErrorCode::OpenFailed,
+                                          "a SQLite database with tables but no schema version: not a xiangqi store"});
+    }
+    if (*version == 0) {
+        auto created = db_.exec(std::string(kSchemaCurrent));
+        if (!created) return std::unexpected(in_context(std::move(created.error()), "create schema"));
+    }
+    for (int v = *version; v != 0 && v < kSchemaVersion; ++v) {
+        auto step = db_.exec(std::string(kMigrations[static_cast<std::size_t>(v - 1)]));
+        if (!step) {
+            return std::unexpected(in_context(std::move(step.error()), "migrate schema to version " + std::to_string(v + 1)));
+        }
+    }
+    // PRAGMA takes no bound parameters; the value is our own constant.
+    auto stamped = db_.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
+    if (!stamped) return std::unexpected(in_context(std::move(stamped.error()), "set schema version"));
+    auto committed = tx->commit();
+    if (!committed) return std::unexpected(std::move(committed.error()));
+    schema_version_ = kSchemaVersion;
+    return {};
+}
+
+}  // namespace xq::server

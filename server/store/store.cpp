@@ -1,0 +1,328 @@
+// Opening the store, the default path, and the archive of finished games.
+
+#include "server/store/store.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "common/iccs.h"
+#include "server/store/store_detail.h"
+
+namespace xq::server {
+
+using sql::in_context;
+
+std::string_view code_name(StoreErrorCode code) {
+    switch (code) {
+        case StoreErrorCode::OpenFailed:
+            return "open_failed";
+        case StoreErrorCode::Corrupt:
+            return "corrupt";
+        case StoreErrorCode::Io:
+            return "io";
+        case StoreErrorCode::Constraint:
+            return "constraint";
+        case StoreErrorCode::NotFound:
+            return "not_found";
+        case StoreErrorCode::Busy:
+            return "busy";
+        case StoreErrorCode::ReadOnly:
+            return "read_only";
+        case StoreErrorCode::InvalidArgument:
+            return "invalid_argument";
+        case StoreErrorCode::VersionMismatch:
+            return "version_mismatch";
+        case StoreErrorCode::Internal:
+            break;
+    }
+    return "internal";
+}
+
+namespace detail {
+
+std::optional<Result> parse_result(std::string_view text) {
+    for (Result r : {Result::Ongoing, Result::RedWins, Result::BlackWins, Result::Draw})
+        if (to_string(r) == text) return r;
+    return std::nullopt;
+}
+
+std::optional<Reason> parse_reason(std::string_view text) {
+    for (Reason r : {Reason::None, Reason::Checkmate, Reason::Stalemate, Reason::PerpetualCheck,
+                     Reason::PerpetualChase, Reason::Repetition, Reason::MoveLimit,
+                     Reason::InsufficientMaterial, Reason::Resignation, Reason::Agreement, Reason::Timeout,
+                     Reason::Abandonment})
+        if (to_string(r) == text) return r;
+    return std::nullopt;
+}
+
+StoreError invalid(std::string message) { return {StoreErrorCode::InvalidArgument, std::move(message)}; }
+
+StoreResult<void> check_id(std::string_view id) {
+    if (id.empty()) return std::unexpected(invalid("a game id must not be empty"));
+    return {};
+}
+
+StoreResult<void> check_time_control(const TimeControlRecord& tc) {
+    if (tc.base_seconds < 0 || tc.increment_seconds < 0 || tc.move_cap_seconds < 0)
+        return std::unexpected(invalid("time control figures must not be negative"));
+    return {};
+}
+
+StoreResult<void> check_finished(Result result) {
+    if (result == Result::Ongoing) return std::unexpected(invalid("a finished game needs a result, not ongoing"));
+    return {};
+}
+
+StoreResult<int> count_iccs_moves(std::string_view moves) {
+    int count = 0;
+    while (!moves.empty()) {
+        const std::size_t space = moves.find(' ');
+        const std::string_view token = moves.substr(0, space);
+        if (!parse_iccs(token) || token.size() != 4)
+            return std::unexpected(invalid("not a move in ICCS coordinates: '" + std::string(token) + "'"));
+        ++count;
+        if (space == std::string_view::npos) break;
+        moves.remove_prefix(space + 1);
+        if (moves.empty()) return std::unexpected(invalid("moves end with a space"));
+    }
+    return count;
+}
+
+}  // namespace detail
+
+StoreResult<std::filesystem::path> db_path_from(std::optional<std::string_view> xdg_data_home,
+                                                std::optional<std::string_view> home) {
+    if (xdg_data_home && std::filesystem::path(*xdg_data_home).is_absolute())
+        return std::filesystem::path(*xdg_data_home) / "xiangqi" / "xiangqi.db";
+    if (home && !home->empty()) return std::filesystem::path(*home) / ".local" / "share" / "xiangqi" / "xiangqi.db";
+    return std::unexpected(StoreError{StoreErrorCode::NotFound, "neither XDG_DATA_HOME nor HOME is set"});
+}
+
+StoreResult<std::filesystem::path> default_db_path() {
+    auto env = [](const char* name) -> std::optional<std::string_view> {
+        const char* value = std::getenv(name);
+        if (value == nullptr) return std::nullopt;
+        return std::string_view(value);
+    };
+    return db_path_from(env("XDG_DATA_HOME"), env("HOME"));
+}
+
+namespace {
+
+// SQLite reports the errno of its last attempt, often ENOENT after a refused create, so we say
+// what is wrong with the directory ourselves. "" when nothing is.
+std::string directory_problem(const std::filesystem::path& path) {
+    const std::filesystem::path parent = path.has_parent_path() ? path.parent_path() : ".";
+    std::error_code ec;
+    const auto status = std::filesystem::status(parent, ec);
+    if (!std::filesystem::exists(status)) return "directory " + parent.string() + " does not exist";
+    if (!std::filesystem::is_directory(status)) return parent.string() + " is not a directory";
+    if (access(parent.c_str(), W_OK) != 0) return "directory " + parent.string() + " is not writable";
+    return "";
+}
+
+}  // namespace
+
+StoreResult<Store> Store::open(const std::filesystem::path& path, StoreOptions options) {
+    auto db = sql::Database::open(path.string());
+    if (!db) {
+        StoreError error = std::move(db.error());
+        if (const std::string problem = directory_problem(path); !problem.empty()) error.message += "; " + problem;
+        return std::unexpected(std::move(error));
+    }
+    Store store(std::move(*db));
+    auto ready = store.configure(options);
+    if (ready) ready = store.migrate();
+    if (ready) ready = store.reload_live();
+    if (!ready) return std::unexpected(in_context(std::move(ready.error()), path.string()));
+    return store;
+}
+
+StoreResult<void> Store::configure(const StoreOptions& options) {
+    db_.set_busy_timeout(options.busy_timeout_ms);
+    // The first statement reads the file header: this is where a file that is not a database shows.
+    auto mode = db_.query("PRAGMA journal_mode = WAL");
+    if (!mode) return std::unexpected(std::move(mode.error()));
+    if (auto row = mode->next(); !row) return std::unexpected(in_context(std::move(row.error()), "set WAL mode"));
+    // In WAL mode NORMAL syncs only at checkpoints: a commit survives a process crash, not a power cut.
+    auto sync = db_.exec(options.sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
+    if (!sync) return std::unexpected(std::move(sync.error()));
+    // Debian builds SQLite with secure_delete on: every freed page (each journal compaction frees
+    // a chunk) would be zeroed and written through the WAL. FAST still clears the freed cells of
+    // pages written anyway.
+    if (auto secure = db_.exec("PRAGMA secure_delete = FAST"); !secure) return secure;
+    return db_.exec("PRAGMA foreign_keys = ON");
+}
+
+StoreResult<void> Store::clear() {
+    std::vector<std::string> tables;  // every table, sqlite_sequence included once there is one
+    {
+        auto q = db_.query("SELECT name FROM sqlite_schema WHERE type = 'table'");
+        if (!q) return std::unexpected(in_context(std::move(q.error()), "clear the store"));
+        while (true) {
+            auto row = q->next();
+            if (!row) return std::unexpected(in_context(std::move(row.error()), "clear the store"));
+            if (!*row) break;
+            tables.push_back(q->text(0));
+        }
+    }
+    auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
+    if (!tx) return std::unexpected(in_context(std::move(tx.error()), "clear the store"));
+    for (const std::string& table : tables)
+        if (auto done = db_.run("DELETE FROM \"" + table + "\""); !done)
+            return std::unexpected(in_context(std::move(done.error()), "clear the store"));
+    if (auto committed = tx->commit(); !committed)
+        return std::unexpected(in_context(std::move(committed.error()), "clear the store"));
+    return reload_live();
+}
+
+namespace {
+
+constexpr std::string_view kSummaryColumns =
+    "id, red_name, black_name, base_seconds, increment_seconds, move_cap_seconds, result, reason, "
+    "ply_count, started_at, ended_at";
+
+StoreResult<Result> result_column(const sql::Query& q, int column, std::string_view id) {
+    auto r = detail::parse_result(q.text(column));
+    if (!r || *r == Result::Ongoing)
+        return std::unexpected(StoreError{StoreErrorCode::Corrupt, "game " + std::string(id) + " has result '" +
+                                                                       q.text(column) + "'"});
+    return *r;
+}
+
+StoreResult<Reason> reason_column(const sql::Query& q, int column, std::string_view id) {
+    auto r = detail::parse_reason(q.text(column));
+    if (!r)
+        return std::unexpected(StoreError{StoreErrorCode::Corrupt, "game " + std::string(id) +
+                                                                       " has an unknown reason '" + q.text(column) + "'"});
+    return *r;
+}
+
+// Reads a row laid out as kSummaryColumns.
+StoreResult<ArchiveSummary> summary_row(const sql::Query& q) {
+    ArchiveSummary s;
+    s.id = q.text(0);
+    s.red_name = q.text(1);
+    s.black_name = q.text(2);
+    s.time_control = {q.int64(3), q.int64(4), q.int64(5)};
+    auto result = result_column(q, 6, s.id);
+    if (!result) return std::unexpected(std::move(result.error()));
+    auto reason = reason_column(q, 7, s.id);
+    if (!reason) return std::unexpected(std::move(reason.error()));
+    s.result = *result;
+    s.reason = *reason;
+    s.ply_count = static_cast<int>(q.int64(8));
+    s.started_at_ms = q.int64(9);
+    s.ended_at_ms = q.int64(10);
+    return s;
+}
+
+}  // namespace
+
+StoreResult<void> Store::archive_game(const ArchivedGame& g) {
+    const std::string context = "archive game " + g.id;
+    for (auto valid : {detail::check_id(g.id), detail::check_time_control(g.time_control),
+                       detail::check_finished(g.result)})
+        if (!valid) return std::unexpected(in_context(std::move(valid.error()), context));
+    auto plies = detail::count_iccs_moves(g.moves);
+    if (!plies) return std::unexpected(in_context(std::move(plies.error()), context));
+    auto done = db_.run(
+        "INSERT INTO games (id, status, red_name, black_name, base_seconds, increment_seconds, "
+        "move_cap_seconds, start_fen, created_at, started_at, ended_at, result, reason, explanation, moves, "
+        "ply_count, pgn) VALUES (?, 'archived', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        {g.id, g.red_name, g.black_name, g.time_control.base_seconds, g.time_control.increment_seconds,
+         g.time_control.move_cap_seconds, g.start_fen, g.started_at_ms, g.started_at_ms, g.ended_at_ms,
+         to_string(g.result), to_string(g.reason), g.explanation, g.moves, std::int64_t{*plies}, g.pgn});
+    if (!done) return std::unexpected(in_context(std::move(done.error()), context));
+    return {};
+}
+
+std::vector<StoreError> Store::archive_games(std::span<const ArchivedGame> games) {
+    std::vector<StoreError> errors;
+    auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
+    for (const ArchivedGame& g : games)
+        if (auto done = archive_game(g); !done) errors.push_back(std::move(done.error()));
+    // Without a transaction each insert above committed on its own: nothing is lost either way.
+    if (tx)
+        if (auto committed = tx->commit(); !committed) errors.push_back(std::move(committed.error()));
+    return errors;
+}
+
+StoreResult<ArchivePage> Store::list_archived(std::int64_t offset, std::int64_t limit,
+                                              std::optional<std::string_view> player) {
+    if (offset < 0 || limit < 1 || limit > kMaxPage) {
+        return std::unexpected(detail::invalid("list archive: offset must be >= 0 and limit in 1.." +
+                                               std::to_string(kMaxPage)));
+    }
+    // One snapshot for the count and the page, so they agree.
+    auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Read);
+    if (!tx) return std::unexpected(std::move(tx.error()));
+
+    static const std::string kCountAll = "SELECT count(*) FROM games WHERE status = 'archived'";
+    // A player's games come from the two name indexes, each already in list order, so neither the
+    // count nor the page scans the whole archive (an OR would, until ANALYZE has run). A game
+    // someone played against themself is counted once, on the red side.
+    static const std::string kCountPlayer =
+        "SELECT (SELECT count(*) FROM games WHERE red_name = ?1 AND status = 'archived') + "
+        "(SELECT count(*) FROM games WHERE black_name = ?1 AND status = 'archived' AND red_name <> ?1)";
+    static const std::string kPageAll = "SELECT " + std::string(kSummaryColumns) +
+                                        " FROM games WHERE status = 'archived' "
+                                        "ORDER BY ended_at DESC, id DESC LIMIT ?1 OFFSET ?2";
+    static const std::string kPagePlayer =
+        "SELECT " + std::string(kSummaryColumns) + " FROM games WHERE red_name = ?3 AND status = 'archived' " +
+        "UNION ALL SELECT " + std::string(kSummaryColumns) +
+        " FROM games WHERE black_name = ?3 AND status = 'archived' AND red_name <> ?3 "
+        "ORDER BY ended_at DESC, id DESC LIMIT ?1 OFFSET ?2";
+
+    ArchivePage page;
+    auto count = player ? db_.query(kCountPlayer, {*player}) : db_.query(kCountAll);
+    if (!count) return std::unexpected(in_context(std::move(count.error()), "list archive"));
+    auto counted = count->next();
+    if (!counted) return std::unexpected(in_context(std::move(counted.error()), "list archive"));
+    page.total = *counted ? count->int64(0) : 0;
+
+    auto rows = player ? db_.query(kPagePlayer, {limit, offset, *player}) : db_.query(kPageAll, {limit, offset});
+    if (!rows) return std::unexpected(in_context(std::move(rows.error()), "list archive"));
+    while (true) {
+        auto row = rows->next();
+        if (!row) return std::unexpected(in_context(std::move(row.error()), "list archive"));
+        if (!*row) break;
+        auto summary = summary_row(*rows);
+        if (!summary) return std::unexpected(std::move(summary.error()));
+        page.games.push_back(std::move(*summary));
+    }
+    return page;
+}
+
+StoreResult<ArchivedGame> Store::fetch_archived(std::string_view id) {
+    auto q = db_.query(
+        "SELECT id, red_name, black_name, base_seconds, increment_seconds, move_cap_seconds, start_fen, moves, "
+        "result, reason, explanation, pgn, started_at, ended_at FROM games WHERE id = ? AND status = 'archived'",
+        {id});
+    if (!q) return std::unexpected(in_context(std::move(q.error()), "fetch game"));
+    auto row = q->next();
+    if (!row) return std::unexpected(in_context(std::move(row.error()), "fetch game " + std::string(id)));
+    if (!*row) return std::unexpected(StoreError{StoreErrorCode::NotFound, "no archived game " + std::string(id)});
+
+    ArchivedGame g;
+    g.id = q->text(0);
+    g.red_name = q->text(1);
+    g.black_name = q->text(2);
+    g.time_control = {q->int64(3), q->int64(4), q->int64(5)};
+    g.start_fen = q->text(6);
+    g.moves = q->text(7);
+    auto result = result_column(*q, 8, g.id);
+    if (!result) return std::unexpected(std::move(result.error()));
+    auto reason = reason_column(*q, 9, g.id);
+    if (!reason) return std::unexpected(std::move(reason.error()));
+    g.result = *result;
+    g.reason = *reason;
+    g.explanation = q->text(10);
+    g.pgn = q->text(11);
+    g.started_at_ms = q->int64(12);
+    g.ended_at_ms = q->int64(13);
+    return g;
+}
+
+}  // namespace xq::server

@@ -1,0 +1,150 @@
+// The server's turn-by-turn journal (commit_journal: one transaction per event-loop turn, one
+// savepoint per record) and the read of everything crash recovery needs.
+
+#include <chrono>
+
+#include "common/iccs.h"
+#include "server/store/store.h"
+#include "server/store/store_detail.h"
+
+namespace xq::server {
+
+using sql::in_context;
+
+namespace {
+
+std::int64_t unix_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+}  // namespace
+
+std::string_view journal_game_id(const JournalRecord& record) {
+    return std::visit(
+        [](const auto& r) -> std::string_view {
+            using T = std::decay_t<decltype(r)>;
+            if constexpr (std::is_same_v<T, JournalStart>) return r.game.id;
+            else if constexpr (std::is_same_v<T, JournalAppend>) return r.move.game_id;
+            else if constexpr (std::is_same_v<T, JournalFinish>) return r.game.id;
+            else return r.game_id;
+        },
+        record);
+}
+
+StoreResult<void> Store::apply(const JournalRecord& record) {
+    if (const auto* start = std::get_if<JournalStart>(&record)) {
+        if (auto begun = begin_live_game(start->game); !begun) return begun;
+        return db_.run("UPDATE games SET version = ?, join_code = ? WHERE id = ?",
+                       {static_cast<std::int64_t>(start->version),
+                        start->join_code.empty() ? sql::Value(nullptr) : sql::Value(start->join_code), start->game.id});
+    }
+    if (const auto* append = std::get_if<JournalAppend>(&record)) {
+        const JournalMove& m = append->move;
+        const std::string context = "append game " + m.game_id + " ply " + std::to_string(m.ply);
+        if (m.iccs.size() != 4 || !parse_iccs(m.iccs))
+            return std::unexpected(detail::invalid(context + ": not an ICCS move '" + m.iccs + "'"));
+        auto live = live_journal(m.game_id, context);
+        if (!live) return std::unexpected(std::move(live.error()));
+        if (m.ply != (*live)->plies + 1)
+            return std::unexpected(StoreError{StoreErrorCode::Constraint,
+                                              context + ": not the next ply of its game (stored already, or a gap)"});
+        return insert_journal_row(m, std::nullopt, append->version, **live);
+    }
+    if (const auto* takeback = std::get_if<JournalTakeback>(&record)) {
+        const std::string context = "take back game " + takeback->game_id + " to ply " + std::to_string(takeback->plies_left);
+        auto live = live_journal(takeback->game_id, context);
+        if (!live) {
+            StoreError e = std::move(live.error());
+            if (e.code == StoreErrorCode::Constraint) e.code = StoreErrorCode::NotFound;  // no such live game
+            return std::unexpected(std::move(e));
+        }
+        if (takeback->plies_left < 0 || takeback->plies_left > (*live)->plies)
+            return std::unexpected(StoreError{StoreErrorCode::Constraint, context + ": the game has " +
+                                                                              std::to_string((*live)->plies) + " plies"});
+        JournalMove row{takeback->game_id, takeback->plies_left, "", 0, 0, 0, unix_ms()};
+        return insert_journal_row(row, takeback->plies_left, takeback->version, **live);
+    }
+    // An abort or a finish ends the game's journal: its rows stay until compaction drops them.
+    auto forget = [this](std::string_view id) {
+        if (const auto it = live_.find(id); it != live_.end()) {
+            live_rows_ -= it->second.rows;
+            live_.erase(it);
+        }
+    };
+    if (const auto* abort = std::get_if<JournalAbort>(&record)) {
+        auto done = db_.run("DELETE FROM games WHERE id = ? AND status = 'live'", {abort->game_id});
+        if (done) forget(abort->game_id);
+        return done;
+    }
+    // A finish: the live row becomes the archive entry; a game never journaled live is inserted.
+    const ArchivedGame& g = std::get<JournalFinish>(record).game;
+    auto plies = detail::count_iccs_moves(g.moves);
+    if (!plies) return std::unexpected(std::move(plies.error()));
+    auto done = db_.run(
+        "UPDATE games SET status = 'archived', red_token = NULL, black_token = NULL, started_at = ?, "
+        "ended_at = ?, result = ?, reason = ?, explanation = ?, moves = ?, ply_count = ?, pgn = ? "
+        "WHERE id = ? AND status = 'live'",
+        {g.started_at_ms, g.ended_at_ms, to_string(g.result), to_string(g.reason), g.explanation, g.moves,
+         std::int64_t{*plies}, g.pgn, g.id});
+    if (!done) return done;
+    if (db_.changes() > 0) {
+        forget(g.id);
+        return {};
+    }
+    return archive_game(g);
+}
+
+StoreResult<std::vector<JournalFailure>> Store::commit_journal(std::span<const JournalRecord> records) {
+    if (records.empty()) return std::vector<JournalFailure>{};
+    // Records are almost never refused, so the whole turn goes in plain first; savepoints (three
+    // more statements a record) are only paid on the retry after a refusal.
+    auto plain = commit_turn(records, false);
+    if (plain && plain->empty()) return plain;
+    // That attempt rolled back: what the store holds in memory of live games is rebuilt first.
+    live_stale_ = true;
+    auto isolated = commit_turn(records, true);
+    // A record undone by its savepoint may have touched the memory before its last statement failed.
+    if (!isolated || !isolated->empty()) live_stale_ = true;
+    return isolated;
+}
+
+StoreResult<std::vector<JournalFailure>> Store::commit_turn(std::span<const JournalRecord> records, bool isolate) {
+    std::vector<JournalFailure> failures;
+    auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
+    if (!tx) return std::unexpected(in_context(std::move(tx.error()), "commit journal"));
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        if (isolate)
+            if (auto sp = db_.run("SAVEPOINT journal_record"); !sp)
+                return std::unexpected(in_context(std::move(sp.error()), "commit journal"));
+        auto applied = apply(records[i]);
+        if (!applied) {
+            failures.push_back({i, in_context(std::move(applied.error()),
+                                              "journal game " + std::string(journal_game_id(records[i])))});
+            // Without savepoints a refusal ends the attempt; the transaction rolls back on return.
+            if (!isolate) return failures;
+            if (auto back = db_.run("ROLLBACK TO journal_record"); !back)
+                return std::unexpected(in_context(std::move(back.error()), "commit journal"));
+        }
+        if (isolate)
+            if (auto rel = db_.run("RELEASE journal_record"); !rel)
+                return std::unexpected(in_context(std::move(rel.error()), "commit journal"));
+    }
+    auto committed = tx->commit();
+    if (!committed) return std::unexpected(in_context(std::move(committed.error()), "commit journal"));
+    return failures;
+}
+
+StoreResult<std::vector<RecoverableGame>> Store::load_recoverable_games(std::vector<StoreError>* damaged) {
+    auto replayed = replay_journal();
+    if (!replayed) return std::unexpected(in_context(std::move(replayed.error()), "load recoverable games"));
+    std::vector<RecoverableGame> games;
+    games.reserve(replayed->size());
+    for (ReplayedGame& g : *replayed) {
+        if (!g.damage) games.push_back(std::move(g.game));
+        else if (damaged) damaged->push_back(std::move(*g.damage));
+    }
+    return games;
+}
+
+}  // namespace xq::server

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The architecture as a test: each library folder may include only its own headers and those of the
+# layers below it (the table). common/ knows nothing of the protocol, server or client; the server
+# and the client never include each other; a server layer never reaches up (rooms cannot see the
+# dispatcher, the dispatcher cannot see sockets). Prints every forbidden include; exit 1 if any.
+#
+# usage: check_layers.sh PROJECT_ROOT
+set -euo pipefail
+cd "${1:?usage: check_layers.sh PROJECT_ROOT}"
+
+dispatch="server/dispatch server/rooms server/store server/log proto common"
+declare -A allowed=(
+  [common]="common"
+  [proto]="proto common"
+  [engine]="engine common"
+  [tools]="tools common"
+  [server/rooms]="server/rooms common"
+  [server/store]="server/store common"
+  [server/log]="server/log"
+  [server/dispatch]="$dispatch"
+  [server/net]="server/net $dispatch"
+  [server/app]="server/app server/net $dispatch"
+  [client/net]="client/net proto common"
+  [client/mirror]="client/mirror proto common"
+  [client/model]="client/model common"
+  [client/online]="client/online client/model client/net client/mirror proto common"
+  [client/computer]="client/computer client/model engine common"
+  [client/view]="client/view client/online client/computer client/model client/net client/mirror common"
+  [client]="client client/view client/online client/computer client/model client/net client/mirror common"
+  [bot]="bot client/net client/mirror engine proto common"
+)
+
+bad=0 checked=0
+for folder in "${!allowed[@]}"; do
+  for file in "$folder"/*.h "$folder"/*.cpp; do
+    [[ -f "$file" ]] || continue
+    checked=$((checked + 1))
+    while IFS= read -r line; do
+      path=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^"]+)".*/\1/' <<<"$line")
+      [[ "$path" == */* ]] || continue  # a header beside the file
+      target=$(dirname "$path")
+      ok=0
+      for a in ${allowed[$folder]}; do [[ "$target" == "$a" ]] && ok=1; done
+      if ((!ok)); then
+        echo "$file: includes \"$path\" (a $folder file may include only: ${allowed[$folder]})"
+        bad=$((bad + 1))
+      fi
+    done < <(grep -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*"' "$file" || true)
+  done
+done
+((checked > 0)) || { echo "check_layers: no source files found below $PWD"; exit 1; }
+echo "check_layers: $checked files, $bad forbidden includes"
+((bad == 0))

@@ -1,0 +1,258 @@
+// Lobby: creating and joining games (public and private), quick-match pairing, listings, due
+// clocks, cancelling before the start, and the archive record of each finished game.
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "server/rooms/lobby.h"
+
+namespace xq::server {
+namespace {
+
+using namespace std::chrono_literals;
+
+const TimePoint t0 = TimePoint{} + 1000h;
+const WallTime wall0 = std::chrono::sys_days{std::chrono::year{2026} / 3 / 14} + 10h;
+const TimeControl kBlitz{5min, 3s, {}};
+const TimeControl kRapid{15min, 10s, {}};
+
+struct LobbyTest : ::testing::Test {
+    Lobby lobby{[this] { return ++draws; }, [this] { return wall; },
+                [this](const FinishedGame& g) { archived.push_back(g); }};
+    std::uint64_t draws = 0;  // the random source: 1, 2, 3, ...
+    WallTime wall = wall0;
+    std::vector<FinishedGame> archived;
+
+    Created create(ParticipantId who, ColorChoice color = ColorChoice::Red, bool is_private = false) {
+        auto made = lobby.create({"player" + std::to_string(who), who, kBlitz, color, is_private}, t0);
+        EXPECT_TRUE(made);
+        return *made;
+    }
+};
+
+TEST_F(LobbyTest, PublicGameIsListedThenJoinedAndLive) {
+    const Created game = create(1, ColorChoice::Black);
+    EXPECT_EQ(game.color, Color::Black);
+    EXPECT_EQ(game.id.size(), 12u);
+    EXPECT_FALSE(game.join_code);
+    ASSERT_EQ(lobby.open_games(5).size(), 1u);
+    const GameListing open = lobby.open_games(5).front();
+    EXPECT_EQ(open.id, game.id);
+    EXPECT_EQ(open.black, "player1");
+    EXPECT_EQ(open.red, "");
+    EXPECT_EQ(open.time_control, kBlitz);
+    EXPECT_TRUE(lobby.live_games(5).empty());
+
+    const auto seated = lobby.join(game.id, "player2", 2, "", t0 + 1s);
+    ASSERT_TRUE(seated);
+    EXPECT_EQ(seated->joined.color, Color::Red);
+    EXPECT_EQ(lobby.find(game.id)->status(), Status::Playing);
+    EXPECT_TRUE(lobby.open_games(5).empty());
+    ASSERT_EQ(lobby.live_games(5).size(), 1u);
+    EXPECT_EQ(lobby.live_games(5).front().red, "player2");
+
+    EXPECT_EQ(lobby.join(game.id, "player3", 3, "", t0).error().code, ErrorCode::AlreadyStarted);
+    EXPECT_EQ(lobby.join("nope", "player3", 3, "", t0).error().code, ErrorCode::NoSuchGame);
+    EXPECT_FALSE(lobby.find("nope"));
+    EXPECT_EQ(lobby.cancel_game(game.id, 1).error().code, ErrorCode::AlreadyStarted);
+}
+
+TEST_F(LobbyTest, JoiningYourOwnGameIsRefused) {
+    const Created game = create(1);
+    EXPECT_EQ(lobby.join(game.id, "me", 1, "", t0).error().code, ErrorCode::AlreadySeated);
+}
+
+TEST_F(LobbyTest, RandomColourComesFromTheInjectedSource) {
+    // The counter's first draw is 1 (odd): Black. The room id takes the next draws.
+    EXPECT_EQ(create(1, ColorChoice::Random).color, Color::Black);
+}
+
+TEST_F(LobbyTest, PrivateGameNeedsItsCodeAndIsListedOnlyToItsPlayers) {
+    const Created game = create(1, ColorChoice::Red, true);
+    ASSERT_TRUE(game.join_code);
+    EXPECT_EQ(game.join_code->size(), 6u);
+    EXPECT_TRUE(lobby.open_games(2).empty());
+    ASSERT_EQ(lobby.open_games(1).size(), 1u);
+    EXPECT_TRUE(lobby.open_games(1).front().is_private);
+
+    EXPECT_EQ(lobby.join(game.id, "player2", 2, "WRONG1", t0).error().code, ErrorCode::WrongJoinCode);
+    EXPECT_EQ(lobby.find(game.id)->status(), Status::Waiting);
+    ASSERT_TRUE(lobby.join(game.id, "player2", 2, *game.join_code, t0));
+    EXPECT_TRUE(lobby.live_games(3).empty());
+    EXPECT_EQ(lobby.live_games(2).size(), 1u);
+
+    EXPECT_EQ(lobby.watch(game.id, 3, "").error().code, ErrorCode::WrongJoinCode);
+    EXPECT_TRUE(lobby.watch(game.id, 3, *game.join_code));
+    EXPECT_EQ(lobby.find(game.id)->spectator_count(), 1u);
+    EXPECT_EQ(lobby.watch("nope", 3, "").error().code, ErrorCode::NoSuchGame);
+}
+
+TEST_F(LobbyTest, QuickMatchPairsEqualTimeControls) {
+    const auto first = lobby.quick_match("ann", 1, kBlitz, t0);
+    ASSERT_TRUE(first);
+    EXPECT_FALSE(*first);
+    EXPECT_TRUE(lobby.is_waiting(1));
+    EXPECT_EQ(lobby.quick_match("ann", 1, kBlitz, t0).error().code, ErrorCode::AlreadySeated);
+    EXPECT_FALSE(*lobby.quick_match("rapid", 2, kRapid, t0));  // a different control waits too
+    EXPECT_EQ(lobby.room_count(), 0u);
+
+    const auto paired = lobby.quick_match("ben", 3, kBlitz, t0 + 1s);
+    ASSERT_TRUE(paired);
+    ASSERT_TRUE(*paired);
+    const Match& m = **paired;
+    EXPECT_FALSE(lobby.is_waiting(1));
+    EXPECT_TRUE(lobby.is_waiting(2));
+    EXPECT_EQ(std::set<ParticipantId>({m.red, m.black}), std::set<ParticipantId>({1, 3}));
+    EXPECT_EQ(m.red_token.size(), 32u);
+    EXPECT_NE(m.red_token, m.black_token);
+    const Room* room = lobby.find(m.id);
+    ASSERT_TRUE(room);
+    EXPECT_EQ(room->status(), Status::Playing);
+    EXPECT_EQ(room->time_control(), kBlitz);
+    EXPECT_EQ(room->seat_of(m.red), Color::Red);
+    EXPECT_TRUE(std::holds_alternative<GameStarted>(m.events.back().body));
+    // The tokens resume the seats.
+    EXPECT_EQ(lobby.resume(m.id, m.black_token, 40)->color, Color::Black);
+    EXPECT_EQ(lobby.resume(m.id, "bad", 41).error().code, ErrorCode::BadToken);
+    EXPECT_EQ(lobby.resume("nope", m.black_token, 41).error().code, ErrorCode::NoSuchGame);
+}
+
+TEST_F(LobbyTest, LeavingBeforeTheStart) {
+    ASSERT_TRUE(lobby.quick_match("ann", 1, kBlitz, t0));
+    EXPECT_TRUE(lobby.cancel_quick_match(1));
+    EXPECT_FALSE(lobby.is_waiting(1));
+    EXPECT_EQ(lobby.cancel_quick_match(1).error().code, ErrorCode::NotAPlayer);
+
+    const Created game = create(1);
+    EXPECT_EQ(lobby.cancel_game(game.id, 2).error().code, ErrorCode::NotAPlayer);
+    EXPECT_TRUE(lobby.cancel_game(game.id, 1));
+    EXPECT_EQ(lobby.room_count(), 0u);
+    EXPECT_EQ(lobby.cancel_game(game.id, 1).error().code, ErrorCode::NoSuchGame);
+}
+
+TEST_F(LobbyTest, DueRoomsAndTheNextDeadline) {
+    const Created a = create(1);
+    EXPECT_FALSE(lobby.next_deadline());  // not started: no clock runs
+    ASSERT_TRUE(lobby.join(a.id, "p2", 2, "", t0));
+    const Created b = create(3);
+    ASSERT_TRUE(lobby.join(b.id, "p4", 4, "", t0 + 1min));
+    EXPECT_EQ(lobby.next_deadline(), t0 + 5min);
+    EXPECT_TRUE(lobby.due(t0 + 4min).empty());
+    EXPECT_EQ(lobby.due(t0 + 5min), std::vector<RoomId>{a.id});
+    EXPECT_EQ(lobby.due(t0 + 6min).size(), 2u);
+    for (const RoomId& id : lobby.due(t0 + 6min)) ASSERT_TRUE(lobby.find(id)->check_flag(t0 + 6min));
+    EXPECT_TRUE(lobby.due(t0 + 6min).empty());
+    EXPECT_EQ(archived.size(), 2u);
+}
+
+TEST_F(LobbyTest, FinishedGameIsArchivedOnceWithItsRecord) {
+    const Created game = create(1);  // player1 is Red
+    ASSERT_TRUE(lobby.join(game.id, "player2", 2, "", t0));
+    Room& room = *lobby.find(game.id);
+    ASSERT_TRUE(room.move(1, 1, 0, "h2e2", t0 + 2s));
+    ASSERT_TRUE(room.move(2, 1, 1, "h9g7", t0 + 4s));
+    wall = wall0 + 90s;
+    ASSERT_TRUE(room.resign(2, t0 + 90s));
+    EXPECT_FALSE(room.resign(1, t0 + 91s));
+    ASSERT_EQ(archived.size(), 1u);
+
+    const FinishedGame& g = archived.front();
+    EXPECT_EQ(g.id, game.id);
+    EXPECT_EQ(g.red, "player1");
+    EXPECT_EQ(g.black, "player2");
+    EXPECT_EQ(g.time_control, kBlitz);
+    EXPECT_EQ(g.start_fen, kStartFen);
+    EXPECT_EQ(g.moves, (std::vector<std::string>{"h2e2", "h9g7"}));
+    EXPECT_EQ(g.result, Result::RedWins);
+    EXPECT_EQ(g.reason, Reason::Resignation);
+    EXPECT_FALSE(g.explanation.empty());
+    EXPECT_EQ(g.ended_at, wall0 + 90s);
+    EXPECT_EQ(g.started_at, wall0);
+    for (const char* part : {"[Red \"player1\"]", "[Black \"player2\"]", "[Result \"1-0\"]",
+                             "[Date \"2026.03.14\"]", "[TimeControl \"300+3\"]", "1-0"})
+        EXPECT_NE(g.pgn.find(part), std::string::npos) << part << " in\n" << g.pgn;
+
+    EXPECT_EQ(lobby.live_games(1).size(), 0u);
+    EXPECT_EQ(lobby.remove_ended(), 1u);
+    EXPECT_FALSE(lobby.find(game.id));
+}
+
+TEST_F(LobbyTest, AbortedGameIsNotArchived) {
+    const Created game = create(1);
+    ASSERT_TRUE(lobby.join(game.id, "player2", 2, "", t0));
+    ASSERT_TRUE(lobby.find(game.id)->abort(2, t0 + 1s));
+    EXPECT_TRUE(archived.empty());
+    EXPECT_EQ(lobby.remove_ended(), 1u);
+}
+
+TEST_F(LobbyTest, EndedRoomsStayUntilTheCutoff) {
+    const Created ended = create(1);
+    ASSERT_TRUE(lobby.join(ended.id, "player2", 2, "", t0));
+    ASSERT_TRUE(lobby.find(ended.id)->abort(2, t0 + 10s));
+    const Created playing = create(3);
+    ASSERT_TRUE(lobby.join(playing.id, "player4", 4, "", t0));
+    EXPECT_TRUE(lobby.remove_ended_before(t0 + 9s).empty());  // ended after the cutoff: kept
+    EXPECT_EQ(lobby.remove_ended_before(t0 + 10s), (std::vector<RoomId>{ended.id}));
+    EXPECT_FALSE(lobby.find(ended.id));
+    EXPECT_TRUE(lobby.find(playing.id));  // a live game is never removed
+}
+
+// A host who dropped while waiting: the game leaves the list at once, and the lobby itself once
+// the host's grace period has run out without a resume.
+TEST_F(LobbyTest, AWaitingGameWhoseHostLeftIsHiddenThenRemoved) {
+    const Created game = create(1);
+    const Created other = create(2);
+    ASSERT_TRUE(lobby.find(game.id)->set_connected(1, false, t0 + 1s, 60s));
+    ASSERT_EQ(lobby.open_games(5).size(), 1u);
+    EXPECT_EQ(lobby.open_games(5).front().id, other.id);
+    EXPECT_TRUE(lobby.remove_abandoned(t0 + 60s).empty());  // 1 s of grace left
+    const auto removed = lobby.remove_abandoned(t0 + 61s);
+    ASSERT_EQ(removed.size(), 1u);
+    EXPECT_EQ(removed.front().id, game.id);
+    EXPECT_EQ(removed.front().version, 0u);
+    EXPECT_FALSE(lobby.find(game.id));
+    EXPECT_TRUE(lobby.find(other.id));
+    EXPECT_EQ(lobby.join(game.id, "player3", 3, "", t0 + 62s).error().code, ErrorCode::NoSuchGame);
+}
+
+TEST_F(LobbyTest, AHostWhoCameBackInTimeKeepsTheGame) {
+    const Created game = create(1);
+    Room& room = *lobby.find(game.id);
+    ASSERT_TRUE(room.set_connected(1, false, t0, 60s));
+    ASSERT_TRUE(room.resume(game.token, 7));
+    EXPECT_TRUE(lobby.remove_abandoned(t0 + 120s).empty());
+    EXPECT_EQ(lobby.open_games(5).size(), 1u);
+}
+
+// Joining a game whose host is away (by its id, within the grace) starts the host's grace anew:
+// the joiner cannot claim a win for time the host spent waiting for anyone.
+TEST_F(LobbyTest, JoiningAnAwayHostsGameGivesTheHostAFreshGrace) {
+    const Created game = create(1);
+    ASSERT_TRUE(lobby.find(game.id)->set_connected(1, false, t0, 60s));
+    ASSERT_TRUE(lobby.join(game.id, "player2", 2, "", t0 + 59s));
+    Room& room = *lobby.find(game.id);
+    EXPECT_EQ(room.grace_left(Color::Red, t0 + 59s), Millis{60000});
+    EXPECT_EQ(room.claim(2, true, t0 + 70s).error().code, ErrorCode::ClaimNotAllowed);
+    EXPECT_TRUE(room.claim(2, true, t0 + 119s));
+}
+
+TEST_F(LobbyTest, SeekingAQuickMatchOneCannotAlsoJoinAGame) {
+    const Created game = create(1);
+    ASSERT_TRUE(lobby.quick_match("player2", 2, kRapid, t0));
+    EXPECT_EQ(lobby.join(game.id, "player2", 2, "", t0).error().code, ErrorCode::AlreadySeated);
+    EXPECT_EQ(lobby.find(game.id)->status(), Status::Waiting);
+    ASSERT_TRUE(lobby.cancel_quick_match(2));
+    EXPECT_TRUE(lobby.join(game.id, "player2", 2, "", t0));
+}
+
+// The joiner of a private game was never told its code; watching its own game resynchronises.
+TEST_F(LobbyTest, APlayerOfAPrivateGameWatchesItWithoutTheCode) {
+    const Created game = create(1, ColorChoice::Red, true);
+    ASSERT_TRUE(lobby.join(game.id, "player2", 2, *game.join_code, t0));
+    EXPECT_TRUE(lobby.watch(game.id, 2, ""));
+    EXPECT_EQ(lobby.watch(game.id, 3, "").error().code, ErrorCode::WrongJoinCode);
+}
+
+}  // namespace
+}  // namespace xq::server
