@@ -1,5 +1,8 @@
 #include "chase.h"
 
+#include <algorithm>
+#include <bitset>
+
 #include "attacks.h"
 #include "geometry.h"
 
@@ -87,6 +90,39 @@ bool capture_is_legal(Board b, Square from, Square to, Square general) {
     return !general_attacked(b.data(), from == general ? to : general, ~side);
 }
 
+// Do the generals on a and c face each other on an open file?
+bool generals_face(const Board& b, Square a, Square c) {
+    if (file_of(a) != file_of(c)) return false;
+    for (Square s = std::min(a, c) + kFiles; s < std::max(a, c); s += kFiles)
+        if (piece_at(b, s) != Piece::None) return false;
+    return true;
+}
+
+// The squares of the enemy pieces that attack the general on `general`, a facing general included.
+using Attackers = std::bitset<kSquares>;
+Attackers general_attackers(const Board& b, Square general) {
+    const Color them = ~color_of(piece_at(b, general));
+    Attackers out;
+    for (Square s = 0; s < kSquares; ++s) {
+        const Piece p = piece_at(b, s);
+        if (p == Piece::None || color_of(p) != them) continue;
+        if (type_of(p) == PieceType::General ? generals_face(b, s, general) : can_capture(b, s, general))
+            out.set(static_cast<std::size_t>(s));
+    }
+    return out;
+}
+
+// Would the capture from -> to expose the capturer's general to an attack it does not already
+// face? Out of check that is plain legality; in check, a capture that leaves the check as it was
+// still counts: the side had that attack, it only could not play it yet.
+bool capture_is_playable(Board b, Square from, Square to, Square general, const Attackers& checkers) {
+    if (capture_is_legal(b, from, to, general)) return true;
+    if (checkers.none()) return false;
+    b[static_cast<std::size_t>(to)] = piece_at(b, from);
+    b[static_cast<std::size_t>(from)] = Piece::None;
+    return (general_attackers(b, from == general ? to : general) & ~checkers).none();
+}
+
 // Can `side` legally take back on `to`? Protectors that cannot are fake roots: pinned pieces, a
 // general that would face the other one, a cannon whose screen was the piece that just captured.
 bool has_legal_recapture(const Board& b, Square to, Color side, Square general) {
@@ -98,12 +134,13 @@ bool has_legal_recapture(const Board& b, Square to, Color side, Square general) 
     return false;
 }
 
-// Is the piece on `from` pinned: would its general be attacked if it left the board?
-bool is_pinned(Board b, Square from, Square general) {
+// Is the piece on `from` pinned: would its general face a new attack if it left the board? A
+// side in check has pinned pieces too: those shielding the general from another piece.
+bool is_pinned(Board b, Square from, Square general, const Attackers& checkers) {
     const Color side = color_of(piece_at(b, from));
-    if (general_attacked(b.data(), general, ~side)) return false;
     b[static_cast<std::size_t>(from)] = Piece::None;
-    return general_attacked(b.data(), general, ~side);
+    if (!general_attacked(b.data(), general, ~side)) return false;
+    return checkers.none() || (general_attackers(b, general) & ~checkers).any();
 }
 
 // The attacks on a stronger kind of piece that are chases even when the target is protected.
@@ -137,6 +174,10 @@ PieceIds chased_pieces(const Board& b, const IdBoard& ids, Color attacker, const
     const Color victim = ~attacker;
     const Square own_general = find_general(b, attacker);
     const Square their_general = find_general(b, victim);
+    // Usually none: only the side to move can be in check, and it is the attacker only in the
+    // position before its own move.
+    const Attackers checkers =
+        general_attacked(b.data(), own_general, victim) ? general_attackers(b, own_general) : Attackers{};
     PieceIds chased = 0;
     for (Square from = 0; from < kSquares; ++from) {
         const Piece pc = piece_at(b, from);
@@ -145,7 +186,7 @@ PieceIds chased_pieces(const Board& b, const IdBoard& ids, Color attacker, const
         // Generals and soldiers may repeat their attacks freely.
         if (type == PieceType::General || type == PieceType::Soldier) continue;
         if (policy.pinned_attacker == RulesPolicy::PinnedAttacker::NeverChases &&
-            is_pinned(b, from, own_general))
+            is_pinned(b, from, own_general, checkers))
             continue;
         for_each_target(b, from, [&](Square to) {
             const Piece target = piece_at(b, to);
@@ -154,7 +195,8 @@ PieceIds chased_pieces(const Board& b, const IdBoard& ids, Color attacker, const
             // The general is checked, not chased; a soldier is fair game only after the river.
             if (target_type == PieceType::General) return;
             if (target_type == PieceType::Soldier && on_own_half(victim, rank_of(to))) return;
-            if (!capture_is_legal(b, from, to, own_general)) return;
+            // An attack held back only by a check the attacker is in still counts (rules-spec 3).
+            if (!capture_is_playable(b, from, to, own_general, checkers)) return;
             if (!attacks_stronger(type, target_type)) {
                 Board after = b;
                 after[static_cast<std::size_t>(to)] = pc;

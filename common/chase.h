@@ -23,7 +23,9 @@ IdBoard number_pieces(const Board& board);
 // The ids of `attacker`'s opponent's pieces that `attacker` chases on this board, whoever is to
 // move: attacks by chariots, horses, cannons, advisors and elephants on anything but the general
 // and uncrossed soldiers, by a legal capture, and only when the target is a more valuable kind or
-// has no legal recapture; same-type attacks only when the target cannot strike back.
+// has no legal recapture; same-type attacks only when the target cannot strike back. An attacker
+// in check keeps the captures that only the check makes illegal (they expose its general to no
+// new attack), so that answering the check does not make them new.
 PieceIds chased_pieces(const Board& board, const IdBoard& ids, Color attacker, const RulesPolicy& policy);
 
 }  // namespace xq

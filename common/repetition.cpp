@@ -108,6 +108,10 @@ std::optional<CycleVerdict> judge_repetition(std::span<const Position> positions
 
     // 3-4. Chases. Walk back from the final position, carrying piece ids so a chased piece keeps
     // its identity as it moves; each move chases what it attacks after that it did not before.
+    // Only new chases count: a chase the piece already faced before the move is not a chase by
+    // this move; nor is an attack that stood before the move but could not be played only because
+    // the mover was in check (chased_pieces keeps it in the set before): answering the check does
+    // not make it new.
     const IdBoard final_ids = number_pieces(positions[n].board());
     IdBoard ids = final_ids;
     std::array<PieceIds, 2> chase{0xffff, 0xffff};

@@ -1,14 +1,17 @@
 // The repetition scenarios R1-R13 of rules-spec.md section 6, each judged through the public API:
 // played move by move in a Game (which must end on the last move with the spec's verdict) and,
-// for R7, through judge_final_position().
+// for R7, through judge_final_position(). Then cycles in which answering a check must not count
+// as a chase (issue 21), and what chased_pieces() keeps for a side in check.
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
+#include "common/chase.h"
 #include "common/fen.h"
 #include "common/game.h"
 #include "common/iccs.h"
+#include "common/movegen.h"
 #include "common/repetition.h"
 
 namespace xq {
@@ -211,6 +214,83 @@ TEST(Repetition, R13PinnedPiecesNeverChaseUnderTheStrictPolicy) {
 TEST(Repetition, HardScenariosHoldUnderTheStrictPolicyToo) {
     for (const Scenario& s : {kR1, kR2, kR3, kR4, kR5, kR6, kR8, kR9, kR10a, kR10b, kR11})
         play_scenario(s, RulesPolicy::strict());
+}
+
+// Answering a check makes no new attack (rules-spec section 3): an attack that stood before the
+// answer, and could not be played only because the side was in check, is no chase. In each cycle
+// Red's cannon checks along rank 9 on every other move (a9, the black advisor on d9 its screen)
+// and otherwise protects a red piece over the advisor on e8; the advisor's step e8d9 unprotects
+// that piece (a real chase), the block d9e8 only lets Black play a capture it already had.
+// Red's checks are intermittent and Black chases on half its moves, so every policy draws.
+const char* const kAnswerCycle = "a9a8 e8d9 a8a9 d9e8";
+// CCPD game 654, moves 89-93: the black horse on e6 and the red horse on f8 (pinned on the open
+// f-file, so it cannot strike back).
+const Scenario kCheckAnswerGame654{"game 654",   "C4k3/4aN3/3a4b/4n4/9/8P/9/9/4AK3/9 w - - 5 89",
+                                   "",           kAnswerCycle,
+                                   Expect::Draw, Reason::Repetition};
+// A black chariot on h8 attacks the same horse along rank 8.
+const Scenario kCheckAnswerChariot{"chariot",    "C4k3/4aN1r1/3a4b/9/9/8P/9/9/4AK3/9 w - - 0 1",
+                                   "",           kAnswerCycle,
+                                   Expect::Draw, Reason::Repetition};
+// A black cannon on f6 attacks it over the advisor on f7.
+const Scenario kCheckAnswerCannon{"cannon",     "C4k3/4aN3/5a2b/5c3/9/8P/9/9/4AK3/9 w - - 0 1",
+                                  "",           kAnswerCycle,
+                                  Expect::Draw, Reason::Repetition};
+// The piece attacked is a crossed red soldier on g8, by a black horse on h6.
+const Scenario kCheckAnswerSoldier{"soldier",    "C4k3/4a1P2/5a2b/7n1/9/8P/9/9/4AK3/9 w - - 0 1",
+                                   "",           kAnswerCycle,
+                                   Expect::Draw, Reason::Repetition};
+
+// The strict policy and check-and-chase alone (pinned pieces chasing as in Pikafish).
+const RulesPolicy kCheckAndChaseOnly{RulesPolicy::CheckAndChase::Chase,
+                                     RulesPolicy::PinnedAttacker::ChasesPinner};
+
+TEST(Repetition, AnsweringACheckIsNoChaseInGame654) {
+    for (const RulesPolicy policy : {RulesPolicy::pikafish(), RulesPolicy::strict(), kCheckAndChaseOnly})
+        play_scenario(kCheckAnswerGame654, policy);
+}
+
+TEST(Repetition, Game654TheForcedBlockIsNotBanned) {
+    // The issue's position: Black in check, d9e8 its only legal move, which must stay playable.
+    for (const RulesPolicy policy : {RulesPolicy::pikafish(), RulesPolicy::strict()}) {
+        Game game(scenario_start(kCheckAnswerGame654), policy);
+        for (Move m : parse_moves("a9a8 e8d9 a8a9 d9e8 a9a8 e8d9 a8a9")) ASSERT_TRUE(game.play(m));
+        EXPECT_FALSE(game.is_over()) << game.outcome().explanation;
+        EXPECT_EQ(legal_moves(game.position()).size(), 1u);
+        EXPECT_TRUE(game.banned_moves().empty());
+    }
+}
+
+TEST(Repetition, AnsweringACheckIsNoChaseForAChariotACannonOrOnASoldier) {
+    for (const Scenario& s : {kCheckAnswerChariot, kCheckAnswerCannon, kCheckAnswerSoldier})
+        for (const RulesPolicy policy : {RulesPolicy::pikafish(), RulesPolicy::strict(), kCheckAndChaseOnly})
+            play_scenario(s, policy);
+}
+
+// Is the piece on `target` among those `attacker` chases in this position?
+bool chases(const char* fen, Color attacker, const char* target, const RulesPolicy& policy) {
+    const auto pos = parse_fen(fen);
+    EXPECT_TRUE(pos) << fen;
+    const auto square = parse_square(target);
+    if (!pos || !square) return false;
+    const IdBoard ids = number_pieces(pos->board());
+    return (chased_pieces(pos->board(), ids, attacker, policy) >> ids[static_cast<std::size_t>(*square)]) & 1;
+}
+
+TEST(Repetition, ASideInCheckKeepsTheAttacksOnlyTheCheckHoldsBack) {
+    // Game 654 after a8a9: the horse's capture e6f8 leaves the cannon's check as it was.
+    const char* game654 = "C2a1k3/5N3/3a4b/4n4/9/8P/9/9/4AK3/9 b - - 0 92";
+    EXPECT_TRUE(chases(game654, Color::Black, "f8", RulesPolicy::pikafish()));
+    EXPECT_TRUE(chases(game654, Color::Black, "f8", RulesPolicy::strict()));
+    // The red chariot on e5 checks; the black chariot on f8 is the leg the red horse on f7 would
+    // check through. Its capture of the cannon on c8 would add that check, so it is no attack even
+    // in check. Its capture of the horse, its pinner, leaves only the chariot's check: an attack
+    // under Pikafish's policy, none under the strict one (a pinned piece chases nothing).
+    const char* pinned = "4k4/2C2r3/5N3/9/4R4/9/9/9/9/3K5 b - - 0 1";
+    EXPECT_FALSE(chases(pinned, Color::Black, "c8", RulesPolicy::pikafish()));
+    EXPECT_FALSE(chases(pinned, Color::Black, "c8", RulesPolicy::strict()));
+    EXPECT_TRUE(chases(pinned, Color::Black, "f7", RulesPolicy::pikafish()));
+    EXPECT_FALSE(chases(pinned, Color::Black, "f7", RulesPolicy::strict()));
 }
 
 }  // namespace
