@@ -35,6 +35,9 @@ std::string lan_addresses() {
     return out;
 }
 
+// A window position in pixels as the screens take it.
+Point at(int x, int y) { return {static_cast<float>(x), static_cast<float>(y)}; }
+
 }  // namespace
 
 App::App(AppOptions options)
@@ -212,7 +215,7 @@ Screen App::shown_screen() const { return mode_ != Mode::Online ? Screen::Game :
 ui::Input App::handle_events() {
     ui::Input in;
     const auto mouse = sf::Mouse::getPosition(window_);
-    in.mouse = {static_cast<float>(mouse.x), static_cast<float>(mouse.y)};
+    in.mouse = at(mouse.x, mouse.y);
     const Screen screen = shown_screen();
     sf::Event event;
     while (window_.pollEvent(event)) {
@@ -238,20 +241,17 @@ bool App::handle_window_event(const sf::Event& event, ui::Input& in) {
         case sf::Event::MouseButtonPressed:
             if (event.mouseButton.button == sf::Mouse::Left) {
                 in.pressed = true;
-                in.press_at = {static_cast<float>(event.mouseButton.x),
-                               static_cast<float>(event.mouseButton.y)};
+                in.press_at = at(event.mouseButton.x, event.mouseButton.y);
             }
             break;
         case sf::Event::MouseButtonReleased:
             if (event.mouseButton.button == sf::Mouse::Left) {
                 in.released = true;
-                in.release_at = {static_cast<float>(event.mouseButton.x),
-                                 static_cast<float>(event.mouseButton.y)};
+                in.release_at = at(event.mouseButton.x, event.mouseButton.y);
             }
             break;
         case sf::Event::MouseMoved:
-            in.mouse = {static_cast<float>(event.mouseMove.x),
-                        static_cast<float>(event.mouseMove.y)};
+            in.mouse = at(event.mouseMove.x, event.mouseMove.y);
             break;
         case sf::Event::MouseWheelScrolled:
             in.wheel += static_cast<int>(event.mouseWheelScroll.delta);
