@@ -1,13 +1,14 @@
 // The server run: per game two bot players and S spectators, each its own connection, speaking
 // the real protocol. Red creates a public game, the spectators watch it, Black joins; the players
-// then play random legal moves, and every participant records the moves and the result it saw.
+// then play random legal moves, and every participant follows the game in its own mirror and
+// records the result it saw.
 
 #include <algorithm>
 #include <optional>
 
+#include "client/mirror/game_mirror.h"
 #include "common/iccs.h"
 #include "common/movegen.h"
-#include "common/position.h"
 #include "loadgen.h"
 #include "proto/codec.h"
 #include "proto/frame.h"
@@ -21,11 +22,10 @@ using proto::ServerMessage;
 struct Seat {
     Conn* conn = nullptr;
     std::uint64_t next_rid = 1;
-    std::vector<std::string> moves;
+    client::GameMirror mirror;  // the game as this participant saw it, with its last version
     std::string result;  // "red_wins/checkmate/57" once ended
     bool ended = false;
-    bool gap = false;  // a MoveMade whose ply did not follow the last one
-    std::uint64_t version = 0;  // the last versioned event of the game seen (for Resume)
+    bool gap = false;  // an event that did not follow (a move out of step, say)
     bool away = false;          // dropped, not yet back (--reconnect)
     bool connecting = false;    // away, and a reconnection attempt is under way
     bool resyncing = false;     // back, Resume or WatchGame sent, its answer not yet in
@@ -34,7 +34,6 @@ struct Seat {
 
 struct Player : Seat {
     Color color = Color::Red;
-    Position pos = Position::start();
     std::uint64_t move_id = 0;
     std::uint64_t pending_rid = 0;  // the MakeMove awaiting its MoveMade
     Move last_sent;
@@ -150,10 +149,10 @@ public:
                 return game + ": " + std::to_string(slot->ended) + " of " + std::to_string(slot->seats()) +
                        " participants saw it end";
             for (std::size_t who = 1; who < slot->seats(); ++who)
-                if (slot->seat(who).moves.size() != slot->players[0].moves.size())
+                if (slot->seat(who).mirror.ply_count() != slot->players[0].mirror.ply_count())
                     return game + ": participant " + std::to_string(who) + " has " +
-                           std::to_string(slot->seat(who).moves.size()) + " moves, red " +
-                           std::to_string(slot->players[0].moves.size());
+                           std::to_string(slot->seat(who).mirror.ply_count()) + " moves, red " +
+                           std::to_string(slot->players[0].mirror.ply_count());
         }
         return "";
     }
@@ -164,7 +163,7 @@ public:
             if (slot->dead || slot->phase != Phase::Playing || slot->ended == slot->seats()) continue;
             ++run_.stats.checked_live;
             if (!agree(*slot)) ++run_.stats.mismatches;
-            for (auto& p : slot->players) check_acked(p, p.moves);
+            for (auto& p : slot->players) check_acked(p);
         }
         for (auto& conn : conns_) conn.close();
     }
@@ -176,10 +175,9 @@ private:
         s.watching = s.ended = 0;
         for (std::size_t who = 0; who < s.seats(); ++who) {
             Seat& seat = s.seat(who);
-            seat.moves.clear();
+            seat.mirror.clear();
             seat.result.clear();
             seat.ended = seat.gap = seat.asked_archive = false;
-            seat.version = 0;
         }
         for (auto& p : s.players) {
             p.unacked.reset();
@@ -193,18 +191,20 @@ private:
     void on_payload(Slot& s, std::size_t who, std::string_view payload) {
         auto message = proto::decode_server(payload);
         if (!message) return run_.stats.error("undecodable frame: " + message.error().message);
-        std::visit(
-            [&](const auto& body) {
-                note_version(s, who, body);
-                on_message(s, who, message->request_id, body);
-            },
-            message->body);
+        std::visit([&](const auto& body) { on_message(s, who, message->request_id, body); }, message->body);
     }
 
-    template <class T>
-    void note_version(Slot& s, std::size_t who, const T& m) {
-        if constexpr (requires { m.version; m.game_id; })
-            if (m.game_id == s.game && m.game_id != 0) s.seat(who).version = std::max(s.seat(who).version, m.version);
+    // A versioned event of this slot's game into the participant's mirror. One that does not
+    // follow is a gap (a mismatch when the game is compared) and an error saying what it was.
+    std::optional<client::MirrorUpdate> follow(Slot& s, std::size_t who, const proto::RoomEvent& event) {
+        const proto::GameId game = std::visit([](const auto& e) { return e.game_id; }, event);
+        if (game != s.game || game == 0) return std::nullopt;
+        Seat& seat = s.seat(who);
+        auto update = seat.mirror.apply(event);
+        if (update) return *update;
+        seat.gap = true;
+        run_.stats.error(update.error());
+        return std::nullopt;
     }
 
     // ---- Reconnection (--reconnect) ----
@@ -267,14 +267,15 @@ private:
         }
         if (seat.ended) return;  // nothing left to learn about this game
         seat.resyncing = true;
-        if (who < 2) send(seat, proto::Resume{s.game, s.players[who].token, seat.version});
+        if (who < 2) send(seat, proto::Resume{s.game, s.players[who].token, seat.mirror.version()});
         else send(seat, proto::WatchGame{s.game, ""});
     }
 
-    // Every move this player had acknowledged must be in `moves` (the game as the server has it).
-    void check_acked(Player& p, const std::vector<std::string>& moves) {
+    // Every move this player had acknowledged must be in its mirror (the game as the server has it).
+    void check_acked(Player& p) {
+        const std::vector<Move>& moves = p.mirror.moves();
         std::erase_if(p.acked, [&](const auto& a) {
-            const bool lost = a.first > moves.size() || moves[a.first - 1] != a.second;
+            const bool lost = a.first > moves.size() || to_iccs(moves[a.first - 1]) != a.second;
             if (lost) ++run_.stats.acked_moves_lost;
             return lost;
         });
@@ -291,42 +292,36 @@ private:
             p.pending_rid = send(p, *p.unacked);
             return;
         }
-        if (p.pos.side_to_move() == p.color) schedule(s, p);
+        if (p.mirror.position().side_to_move() == p.color) schedule(s, p);
     }
 
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::Resumed& m) {
         if (m.game_id != s.game || !s.seat(who).resyncing) return;
         for (const proto::RoomEvent& e : m.events)
-            std::visit(
-                [&](const auto& body) {
-                    note_version(s, who, body);
-                    on_message(s, who, 0, body);
-                },
-                e);
+            std::visit([&](const auto& body) { on_message(s, who, 0, body); }, e);
         carry_on(s, who);
     }
 
-    // The game as the server has it now; what this seat saw before must be its beginning.
-    void resynced(Slot& s, std::size_t who, const std::vector<std::string>& moves) {
+    // The game as the server has it now (a Snapshot or an archived game); what this seat saw
+    // before must be its beginning.
+    template <class Record>
+    void resynced(Slot& s, std::size_t who, const Record& record) {
         Seat& seat = s.seat(who);
-        if (moves.size() < seat.moves.size() || !std::equal(seat.moves.begin(), seat.moves.end(), moves.begin())) {
+        const std::vector<Move> seen = seat.mirror.moves();
+        if (auto loaded = seat.mirror.load(record); !loaded)
+            return run_.stats.error("an illegal move in the restored game: " + loaded.error());
+        const std::vector<Move>& moves = seat.mirror.moves();
+        if (moves.size() < seen.size() || !std::equal(seen.begin(), seen.end(), moves.begin())) {
             ++run_.stats.mismatches;
             run_.stats.error("after a reconnect the game no longer holds the moves this bot had seen");
         }
-        seat.moves = moves;
         seat.gap = false;
         if (who >= 2) return;
         Player& p = s.players[who];
-        check_acked(p, moves);
-        p.pos = Position::start();
+        check_acked(p);
         p.banned.clear();
-        for (const std::string& text : moves) {
-            const auto m = parse_iccs(text);
-            if (!m || !is_legal(p.pos, *m)) return run_.stats.error("an illegal move in the restored game: " + text);
-            p.pos.play(*m);
-        }
         // The unacknowledged move is in the game already: it was played (its ack comes on resend).
-        if (p.unacked && moves.size() > p.unacked->ply && moves[p.unacked->ply] == p.unacked->move) {
+        if (p.unacked && moves.size() > p.unacked->ply && to_iccs(moves[p.unacked->ply]) == p.unacked->move) {
             p.acked.emplace_back(p.unacked->ply + 1, p.unacked->move);
             p.unacked.reset();
             --run_.outstanding;
@@ -336,7 +331,7 @@ private:
     void on_message(Slot& s, std::size_t who, std::uint64_t rid, const proto::ArchivedGame& m) {
         if (m.entry.game_id != s.game || !s.seat(who).resyncing) return;
         (void)rid;
-        resynced(s, who, m.moves);
+        resynced(s, who, m);
         s.seat(who).resyncing = false;
         if (who < 2 && s.players[who].unacked) {
             s.players[who].unacked.reset();
@@ -361,8 +356,7 @@ private:
 
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::Snapshot& m) {
         if (m.game_id == s.game && s.seat(who).resyncing) {
-            s.seat(who).version = m.version;
-            resynced(s, who, m.moves);
+            resynced(s, who, m);
             if (m.outcome) {
                 s.seat(who).resyncing = false;
                 if (who < 2 && s.players[who].unacked) {
@@ -374,7 +368,7 @@ private:
             return carry_on(s, who);
         }
         if (who < 2 || m.game_id != s.game || s.phase != Phase::Watching) return;
-        s.seat(who).moves = m.moves;
+        if (auto loaded = s.seat(who).mirror.load(m); !loaded) run_.stats.error(loaded.error());
         if (++s.watching == s.spectators.size()) join(s);
     }
 
@@ -385,6 +379,7 @@ private:
 
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::GameStarted& m) {
         if (m.game_id != s.game) return;
+        (void)follow(s, who, m);
         s.phase = Phase::Playing;
         if (who != 0) return;
         ++run_.stats.games_started;
@@ -392,21 +387,14 @@ private:
             s.ever_started = true;
             ++started_;
         }
-        Player& red = s.players[0];
-        red.pos = s.players[1].pos = Position::start();
-        schedule(s, red);
+        schedule(s, s.players[0]);
     }
 
     void on_message(Slot& s, std::size_t who, std::uint64_t rid, const proto::MoveMade& m) {
         if (m.game_id != s.game) return;
-        Seat& seat = s.seat(who);
-        // A move seen already: a resent move's original acknowledgement, or a replayed event.
-        const bool known = m.ply >= 1 && m.ply <= seat.moves.size();
-        if (known && seat.moves[m.ply - 1] != m.move) seat.gap = true;
-        if (!known) {
-            if (m.ply != seat.moves.size() + 1) seat.gap = true;
-            seat.moves.push_back(m.move);
-        }
+        // Not Changed: a move seen already (a resent move's original acknowledgement, a replayed
+        // event), or one that does not follow.
+        const auto update = follow(s, who, m);
         if (who >= 2) return;
         Player& p = s.players[who];
         if (rid != 0 && rid == p.pending_rid) {
@@ -416,20 +404,20 @@ private:
             p.unacked.reset();
             p.acked.emplace_back(m.ply, m.move);
         }
-        if (known) return;
-        const auto move = parse_iccs(m.move);
-        if (!move) return run_.stats.error("unreadable move " + m.move);
-        if (!is_legal(p.pos, *move)) return run_.stats.error("the server sent an illegal move " + m.move);
-        p.pos.play(*move);
+        if (update != client::MirrorUpdate::Changed) return;
         p.banned.clear();
-        if (p.pos.side_to_move() == p.color) schedule(s, p);
+        if (p.mirror.position().side_to_move() == p.color) schedule(s, p);
     }
 
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::GameEnded& m) {
-        if (m.game_id == s.game) ended(s, who, result_text(m.outcome));
+        if (m.game_id != s.game) return;
+        (void)follow(s, who, m);
+        ended(s, who, result_text(m.outcome));
     }
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::GameAborted& m) {
-        if (m.game_id == s.game) ended(s, who, "aborted");
+        if (m.game_id != s.game) return;
+        (void)follow(s, who, m);
+        ended(s, who, "aborted");
     }
 
     void on_message(Slot& s, std::size_t who, std::uint64_t rid, const proto::Error& e) {
@@ -479,8 +467,11 @@ private:
         run_.stats.error("server error " + std::string(proto::code_name(e.code)) + ": " + e.message);
     }
 
+    // Offers, takebacks and chat only move the version on; counts, connections, ... nothing.
     template <class T>
-    void on_message(Slot&, std::size_t, std::uint64_t, const T&) {}  // counts, connections, ...
+    void on_message(Slot& s, std::size_t who, std::uint64_t, const T& m) {
+        if constexpr (std::is_constructible_v<proto::RoomEvent, T>) (void)follow(s, who, m);
+    }
 
     void ended(Slot& s, std::size_t who, std::string result) {
         Seat& seat = s.seat(who);
@@ -500,7 +491,7 @@ private:
                 p.pending_rid = 0;
                 p.unacked.reset();
             }
-            check_acked(p, seat.moves);
+            check_acked(p);
         }
         if (++s.ended < s.seats()) return;
         ++run_.stats.games_completed;
@@ -513,7 +504,7 @@ private:
         const Seat& red = s.players[0];
         for (std::size_t who = 0; who < s.seats(); ++who) {
             const Seat& seat = s.seat(who);
-            if (seat.gap || seat.moves != red.moves || seat.result != red.result) return false;
+            if (seat.gap || seat.mirror.moves() != red.mirror.moves() || seat.result != red.result) return false;
         }
         return true;
     }
@@ -524,7 +515,7 @@ private:
         if (interval == 0) return asio::post(run_.io, [this, &s, &p] { play(s, p); });
         // The first move of a game waits a random part of the interval, so games do not move in step.
         int delay = interval;
-        if (p.moves.empty()) delay = std::uniform_int_distribution<int>(0, interval - 1)(run_.random);
+        if (p.mirror.ply_count() == 0) delay = std::uniform_int_distribution<int>(0, interval - 1)(run_.random);
         p.timer->expires_after(std::chrono::milliseconds(delay));
         p.timer->async_wait([this, &s, &p](const boost::system::error_code& ec) {
             if (!ec) play(s, p);
@@ -533,18 +524,18 @@ private:
 
     void play(Slot& s, Player& p) {
         if (run_.stopping || p.ended || s.dead || p.pending_rid != 0 || p.unacked || p.away || p.resyncing) return;
-        if (p.moves.size() >= static_cast<std::size_t>(run_.options.max_plies)) {
+        if (p.mirror.ply_count() >= run_.options.max_plies) {
             send(p, proto::Resign{s.game});
             return;
         }
         std::vector<Move> choices;
-        for (Move m : legal_moves(p.pos))
+        for (Move m : legal_moves(p.mirror.position()))
             if (std::find(p.banned.begin(), p.banned.end(), m) == p.banned.end()) choices.push_back(m);
         if (choices.empty()) return;  // mated or stalemated: the server's GameEnded is on its way
         p.last_sent = choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(run_.random)];
         p.sent_at = Clock::now();
         ++run_.outstanding;
-        p.unacked = proto::MakeMove{s.game, to_iccs(p.last_sent), ++p.move_id, static_cast<std::uint32_t>(p.moves.size())};
+        p.unacked = proto::MakeMove{s.game, to_iccs(p.last_sent), ++p.move_id, static_cast<std::uint32_t>(p.mirror.ply_count())};
         p.pending_rid = send(p, *p.unacked);
     }
 
