@@ -23,7 +23,7 @@ struct ClockValues {
     std::optional<Millis> move_cap_ms;  // time left for the current move under a per-move cap
     // Before the clocks start: the side to move's time left for its first move (then the server
     // aborts the game).
-    std::optional<Millis> first_move_ms;
+    std::optional<Millis> first_move_ms{};
 };
 
 class ClockModel {

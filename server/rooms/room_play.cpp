@@ -235,9 +235,7 @@ Reply Room::check_flag(TimePoint now) {
     Events out;
     if (const auto due = first_move_deadline(); due && now >= *due) {
         const Color late = game_.position().side_to_move();
-        end_aborted(out, std::nullopt,
-                    side_name(late) + " did not make a first move within " +
-                        std::to_string(first_move_time_.count() / 1000) + " seconds: the game is aborted.",
+        end_aborted(out, std::nullopt, side_name(late) + " did not make a first move in time: the game is aborted.",
                     now);
         return out;
     }

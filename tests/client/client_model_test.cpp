@@ -310,6 +310,20 @@ TEST(ClockModel, PerMoveCapWarnsWhenItRunsLow) {
     EXPECT_TRUE(c.low(Color::Black, t0 + std::chrono::seconds(25)));
 }
 
+TEST(ClockModel, FirstMoveAllowanceCountsDownWhileNoClockRuns) {
+    ClockModel c;
+    const TimePoint t0 = SteadyClock::now();
+    c.set({300'000, 300'000, std::nullopt, std::nullopt, 30'000}, t0);
+    EXPECT_EQ(c.first_move_left(t0 + std::chrono::seconds(12)), 18'000);
+    EXPECT_EQ(c.first_move_left(t0 + std::chrono::minutes(1)), 0);  // never negative
+    EXPECT_EQ(c.remaining(Color::Red, t0 + std::chrono::seconds(12)), 300'000);  // no clock runs
+    // Once both sides have moved the server sends running clocks and no allowance.
+    c.set({300'000, 300'000, Color::Red, std::nullopt}, t0 + std::chrono::seconds(20));
+    EXPECT_FALSE(c.first_move_left(t0 + std::chrono::seconds(21)));
+    c.stop();
+    EXPECT_FALSE(c.first_move_left(t0 + std::chrono::seconds(21)));
+}
+
 TEST(ClockFormat, MinutesSecondsTenthsAndHours) {
     EXPECT_EQ(format_clock(300'000), "5:00");
     EXPECT_EQ(format_clock(59'001), "1:00");  // whole seconds round up

@@ -89,7 +89,7 @@ TEST(FirstMove, AGameNobodyStartsIsAbortedWithoutAResult) {
     ASSERT_TRUE(events);
     const GameAborted& aborted = only<GameAborted>(*events);
     EXPECT_EQ(aborted.by, std::nullopt);
-    EXPECT_EQ(aborted.explanation, "Red did not make a first move within 30 seconds: the game is aborted.");
+    EXPECT_EQ(aborted.explanation, "Red did not make a first move in time: the game is aborted.");
     EXPECT_EQ(t.room.status(), Status::Aborted);
     EXPECT_EQ(t.room.deadline(), std::nullopt);
     EXPECT_EQ(t.room.game().result(), Result::Ongoing);
@@ -102,7 +102,7 @@ TEST(FirstMove, BlacksMissingFirstMoveAbortsToo) {
     const auto events = t.room.check_flag(t0 + 35s);
     ASSERT_TRUE(events);
     EXPECT_EQ(only<GameAborted>(*events).explanation,
-              "Black did not make a first move within 30 seconds: the game is aborted.");
+              "Black did not make a first move in time: the game is aborted.");
     EXPECT_EQ(t.room.status(), Status::Aborted);
 }
 
