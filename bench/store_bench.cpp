@@ -1,7 +1,8 @@
-// The group-commit gain of the live-game journal: appending moves with one transaction per move
-// against one transaction per batch, on a fresh file in a temporary directory, with the store's
-// settings (WAL, synchronous=NORMAL). --sync-full repeats both with synchronous=FULL, where every
-// commit waits for an fsync. Each run gets a fresh file; the medians of three rounds are printed.
+// The group-commit gain of the live-game journal: appending moves as the server does
+// (commit_journal) with one transaction per move against one transaction per batch, on a fresh
+// file in a temporary directory, with the store's settings (WAL, synchronous=NORMAL). --sync-full
+// repeats both with synchronous=FULL, where every commit waits for an fsync. Each run gets a fresh
+// file; the medians of three rounds are printed.
 //
 // usage: store_bench [--sync-full] [MOVES [BATCH]]   (defaults 10000 and 100)
 
@@ -22,8 +23,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
+using xq::server::JournalAppend;
 using xq::server::JournalMove;
+using xq::server::JournalRecord;
+using xq::server::JournalStart;
 using xq::server::Store;
+using xq::server::StoreError;
 
 // A scratch directory removed on scope exit.
 struct TempDir {
@@ -37,6 +42,15 @@ struct TempDir {
         if (!path.empty()) fs::remove_all(path, ec);
     }
 };
+
+// Commits a batch of journal records; false after printing the error.
+bool commit(Store& store, const std::vector<JournalRecord>& records) {
+    auto done = store.commit_journal(records);
+    if (done && done->empty()) return true;
+    const StoreError& error = done ? done->front().error : done.error();
+    std::fprintf(stderr, "commit: %s\n", error.message.c_str());
+    return false;
+}
 
 // Appends `moves` plies to a new game on a fresh file, in batches of `batch`; returns moves per
 // second, or a negative figure after printing the error.
@@ -53,21 +67,16 @@ double run(bool sync_full, int moves, int batch) {
     }
     const xq::server::LiveGameRecord record{"g", "red", "black", "r-token", "b-token", {600, 10, 0},
                                             "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", 0};
-    if (auto begun = store->begin_live_game(record); !begun) {
-        std::fprintf(stderr, "begin: %s\n", begun.error().message.c_str());
-        return -1;
-    }
+    if (!commit(*store, {JournalStart{record, "", 1}})) return -1;
     static constexpr const char* kIccs[] = {"h2e2", "h9g7", "e2h2", "g7h9"};
-    std::vector<JournalMove> pending;
+    std::vector<JournalRecord> pending;
     pending.reserve(static_cast<std::size_t>(batch));
     const auto start = Clock::now();
     for (int ply = 1; ply <= moves; ++ply) {
-        pending.push_back({record.id, ply, kIccs[ply % 4], ply, 600'000 - ply, 600'000 - ply, ply});
+        const JournalMove move{record.id, ply, kIccs[ply % 4], ply, 600'000 - ply, 600'000 - ply, ply};
+        pending.push_back(JournalAppend{move, static_cast<std::uint64_t>(ply) + 1});
         if (static_cast<int>(pending.size()) == batch || ply == moves) {
-            if (auto done = store->append_moves(pending); !done) {
-                std::fprintf(stderr, "append: %s\n", done.error().message.c_str());
-                return -1;
-            }
+            if (!commit(*store, pending)) return -1;
             pending.clear();
         }
     }

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "bot/decide.h"
+#include "client/mirror/game_mirror.h"
 #include "client/net/connection.h"
-#include "common/fen.h"
 #include "common/iccs.h"
 #include "engine/async_engine.h"
 #include "engine/levels.h"
@@ -48,8 +48,7 @@ struct Player::Impl {
     proto::GameId game_id = 0;
     std::string token;
     std::optional<Color> side;
-    proto::Version version = 0;
-    std::optional<Game> game;
+    client::GameMirror mirror;  // the record, the rulings the moves are chosen by, the version
     proto::TimeControl time_control;
     proto::Clock clock;
     SteadyClock::time_point clock_at;
@@ -113,8 +112,7 @@ struct Player::Impl {
         game_id = 0;
         token.clear();
         side.reset();
-        version = 0;
-        game.reset();
+        mirror.clear();
         awaited_ticket = 0;
         move_sent = false;
         refused.clear();
@@ -159,20 +157,23 @@ struct Player::Impl {
         return think_time_ms(level_ms, remaining, std::int64_t{time_control.increment_seconds} * 1000, cap_left);
     }
 
+    const Game& game() const { return mirror.rules(); }
+
     bool my_turn() const {
-        return game && !game->is_over() && side && game->position().side_to_move() == *side;
+        return mirror.has_game() && !game().is_over() && side &&
+               game().position().side_to_move() == *side;
     }
 
     void maybe_think() {
         if (!my_turn() || move_sent || awaited_ticket != 0) return;
-        if (auto quick = decide_without_engine(*game, refused)) return send_move(quick->move);
+        if (auto quick = decide_without_engine(game(), refused)) return send_move(quick->move);
         const std::uint64_t ticket = next_ticket++;
         awaited_ticket = ticket;
         const int think = think_ms();
-        if (options.verbose) log("ply " + std::to_string(game->ply_count()) + ": thinking " + std::to_string(think) + " ms");
-        auto limits = search_limits(*game, think, refused);
+        if (options.verbose) log("ply " + std::to_string(game().ply_count()) + ": thinking " + std::to_string(think) + " ms");
+        auto limits = search_limits(game(), think, refused);
         limits.answer_by = SteadyClock::now() + std::chrono::milliseconds(think);
-        engine.best_move(game->start(), game->moves(), std::move(limits),
+        engine.best_move(game().start(), game().moves(), std::move(limits),
                          [this, ticket](engine::AsyncEngine::MoveResult result) {
                              {
                                  std::lock_guard lock(mutex);
@@ -191,7 +192,7 @@ struct Player::Impl {
             // A broken engine must not lose on time: play an allowed move; the engine restarts next time.
             log("engine: " + std::string(engine::code_name(answer.result.error().code)) + ": " +
                 answer.result.error().message);
-            return send_move(allowed_moves(*game, refused).front());
+            return send_move(allowed_moves(game(), refused).front());
         }
         last_evaluation = answer.result->evaluation;
         if (tracker.record(answer.result->evaluation, *side)) {
@@ -203,7 +204,7 @@ struct Player::Impl {
     }
 
     void send_move(Move m) {
-        const auto ply = static_cast<std::uint32_t>(game->ply_count());
+        const auto ply = static_cast<std::uint32_t>(mirror.ply_count());
         if (options.verbose)
             log("ply " + std::to_string(ply) + ": " + to_iccs(m) + " after " + std::to_string(elapsed_ms()) + " ms" +
                 (last_evaluation ? " (" + last_evaluation->to_string() + ")" : ""));
@@ -220,22 +221,14 @@ struct Player::Impl {
         clock_at = SteadyClock::now();
     }
 
-    bool start_game(proto::GameId id, const std::string& start_fen, const std::vector<std::string>& moves) {
-        auto start = parse_fen(start_fen);
-        if (!start) {
-            log("the server's start position is not a FEN: " + start.error().message);
-            return false;
+    // A versioned event of our game into the mirror; nullopt (logged) if it does not follow.
+    std::optional<client::MirrorUpdate> follow(const proto::RoomEvent& event) {
+        auto update = mirror.apply(event);
+        if (!update) {
+            log(update.error());
+            return std::nullopt;
         }
-        game.emplace(*start);
-        for (const auto& text : moves) {
-            auto move = parse_iccs(text);
-            if (!move || !game->play(*move)) {
-                log("the server's move " + text + " does not replay");
-                return false;
-            }
-        }
-        game_id = id;
-        return true;
+        return *update;
     }
 
     void on_event(const proto::ServerMessage& message) {
@@ -250,8 +243,8 @@ struct Player::Impl {
 
     void handle(std::uint64_t, const proto::GameStarted& g) {
         if (game_id != 0 && g.game_id != game_id) return;
-        if (!start_game(g.game_id, g.start_fen, {})) return;
-        version = g.version;
+        if (follow(g) != client::MirrorUpdate::Changed) return;
+        game_id = g.game_id;
         time_control = g.time_control;
         set_clock(g.clock);
         if (!side) side = g.red == player_name() ? Color::Red : Color::Black;
@@ -262,11 +255,8 @@ struct Player::Impl {
     }
 
     void handle(std::uint64_t, const proto::MoveMade& m) {
-        if (m.game_id != game_id || !game) return;
-        version = std::max(version, m.version);
-        if (m.ply == static_cast<std::uint32_t>(game->ply_count()) + 1) {
-            auto move = parse_iccs(m.move);
-            if (!move || !game->play(*move)) log("the server's move " + m.move + " does not replay here");
+        if (m.game_id != game_id || !mirror.has_game()) return;
+        if (follow(m) == client::MirrorUpdate::Changed) {
             refused.clear();
             move_sent = false;
             awaited_ticket = 0;
@@ -276,21 +266,22 @@ struct Player::Impl {
     }
 
     void handle(std::uint64_t, const proto::OfferMade& o) {
-        if (o.game_id != game_id || !side || to_color(o.offer.side) == *side) return;
-        version = std::max(version, o.version);
-        const bool accept = o.offer.kind == proto::OfferKind::Draw && game &&
-                            accept_draw(options.policy, last_evaluation, *side, game->ply_count());
+        if (o.game_id != game_id) return;
+        // Our own offers, and one answered before (replayed), need no answer.
+        if (follow(o) != client::MirrorUpdate::Changed) return;
+        if (!side || to_color(o.offer.side) == *side) return;
+        const bool accept = o.offer.kind == proto::OfferKind::Draw && mirror.has_game() &&
+                            accept_draw(options.policy, last_evaluation, *side, mirror.ply_count());
         connection.send(proto::AnswerOffer{game_id, o.offer.kind, accept});
     }
 
     void handle(std::uint64_t, const proto::OfferAnswered& a) {
-        if (a.game_id == game_id) version = std::max(version, a.version);
+        if (a.game_id == game_id) (void)follow(a);
     }
 
     void handle(std::uint64_t, const proto::TakebackApplied& t) {
-        if (t.game_id != game_id || !game) return;
-        version = std::max(version, t.version);
-        (void)game->takeback(static_cast<int>(t.plies_removed));
+        if (t.game_id != game_id || !mirror.has_game()) return;
+        (void)follow(t);
         awaited_ticket = 0;
         move_sent = false;
         refused.clear();
@@ -299,7 +290,7 @@ struct Player::Impl {
     }
 
     void handle(std::uint64_t, const proto::ChatLine& c) {
-        if (c.game_id == game_id) version = std::max(version, c.version);
+        if (c.game_id == game_id) (void)follow(c);
     }
 
     void handle(std::uint64_t, const proto::GameEnded& e) {
@@ -310,7 +301,7 @@ struct Player::Impl {
 
     void handle(std::uint64_t, const proto::GameAborted& a) {
         if (a.game_id != game_id) return;
-        finish_game(GameReport{"aborted", "", game ? game->ply_count() : 0, 0, Color::Red});
+        finish_game(GameReport{"aborted", "", mirror.ply_count(), 0, Color::Red});
     }
 
     void handle(std::uint64_t, const proto::PlayerConnection& p) {
@@ -323,8 +314,7 @@ struct Player::Impl {
 
     void handle(std::uint64_t, const proto::Snapshot& s) {
         if (s.game_id != game_id) return;
-        if (!start_game(s.game_id, s.start_fen, s.moves)) return;
-        version = s.version;
+        if (auto loaded = mirror.load(s); !loaded) return log(loaded.error());
         time_control = s.time_control;
         set_clock(s.clock);
         if (s.your_side) side = to_color(*s.your_side);
@@ -333,7 +323,7 @@ struct Player::Impl {
         if (s.status == proto::GameStatus::Finished && s.outcome)
             return finish_game(GameReport{std::string(proto::to_string(s.outcome->result)), s.outcome->reason,
                                           static_cast<int>(s.outcome->ply), 0, Color::Red});
-        if (s.status == proto::GameStatus::Aborted) return finish_game(GameReport{"aborted", "", game->ply_count(), 0, Color::Red});
+        if (s.status == proto::GameStatus::Aborted) return finish_game(GameReport{"aborted", "", mirror.ply_count(), 0, Color::Red});
         maybe_think();
     }
 
@@ -368,7 +358,7 @@ struct Player::Impl {
             // The seat is gone (the server restarted or the game was swept): start afresh.
             if (game_id != 0) {
                 log("lost the seat: " + what);
-                finish_game(GameReport{"aborted", "lost_seat", game ? game->ply_count() : 0, 0, Color::Red});
+                finish_game(GameReport{"aborted", "lost_seat", mirror.ply_count(), 0, Color::Red});
             }
             return;
         }
@@ -387,7 +377,7 @@ struct Player::Impl {
             ever_online = true;
             offline_since.reset();
             if (game_id != 0)
-                connection.send(proto::Resume{game_id, token, version});
+                connection.send(proto::Resume{game_id, token, mirror.version()});
             else
                 request_seat();
         } else if (auto* down = std::get_if<client::LinkDown>(&event)) {

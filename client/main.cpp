@@ -1,6 +1,7 @@
 // xiangqi-client: the desktop client. See --help.
 
 #include <boost/program_options.hpp>
+#include <expected>
 #include <iostream>
 
 #include "client/view/app.h"
@@ -10,6 +11,62 @@ using namespace xq::client;
 
 namespace {
 
+// The login name, the player's name unless --name says otherwise.
+std::string user_name() {
+    const char* user = std::getenv("USER");
+    return user && *user ? user : "player";
+}
+
+// The command line as typed; to_app_options checks it.
+struct CommandLine {
+    bool help = false;
+    std::string connect, name = user_name(), notation = "chinese", side, size = "1180x780", position;
+    std::string screenshot, shots = ".";
+    std::optional<int> computer;
+    int discovery_port = 7778;
+    bool host = false, hotseat = false, quit_after_screenshot = false, mute = false;
+};
+
+po::options_description describe(CommandLine& line) {
+    po::options_description options("xiangqi-client options");
+    options.add_options()("help", "show this help")(
+        "connect", po::value(&line.connect),
+        "connect to a server, HOST or HOST:PORT (default port 7777)")(
+        "name", po::value(&line.name)->default_value(line.name), "your name in games and chat")(
+        "host", "start a local server for a LAN game (announced for discovery) and connect to it")(
+        "hotseat", "two players on this screen, no server")(
+        "computer", po::value<int>(),
+        "play the computer at LEVEL 1-8 (fairy-stockfish), no server")(
+        "side", po::value(&line.side)->default_value("red"),
+        "your side against the computer: red or black")(
+        "notation", po::value(&line.notation)->default_value(line.notation),
+        "move list: chinese, traditional, wxf or iccs")(
+        "screenshot", po::value(&line.screenshot),
+        "save a PNG of the window after the first fully loaded frame")(
+        "quit-after-screenshot", "exit once the --screenshot is saved")(
+        "screenshot-dir", po::value(&line.shots)->default_value(line.shots),
+        "where F12 screenshots and saved PGN go")(
+        "mute", "no sound (the Sound button turns it on)")(
+        "size", po::value(&line.size)->default_value(line.size), "window size, WIDTHxHEIGHT")(
+        "position", po::value(&line.position), "window position on screen, X,Y")(
+        "discovery-port", po::value(&line.discovery_port)->default_value(line.discovery_port),
+        "UDP port of LAN discovery");
+    return options;
+}
+
+// Throws po::error for an unknown option or a value of the wrong type.
+void read(int argc, char** argv, const po::options_description& options, CommandLine& line) {
+    po::variables_map vm;
+    po::store(po::parse_command_line(argc, argv, options), vm);
+    po::notify(vm);
+    line.help = vm.count("help") > 0;
+    if (vm.count("computer")) line.computer = vm["computer"].as<int>();
+    line.host = vm.count("host") > 0;
+    line.hotseat = vm.count("hotseat") > 0;
+    line.quit_after_screenshot = vm.count("quit-after-screenshot") > 0;
+    line.mute = vm.count("mute") > 0;
+}
+
 std::optional<xq::Notation> parse_notation(const std::string& text) {
     if (text == "chinese") return xq::Notation::Chinese;
     if (text == "traditional") return xq::Notation::ChineseTraditional;
@@ -18,106 +75,82 @@ std::optional<xq::Notation> parse_notation(const std::string& text) {
     return std::nullopt;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The checked options, or what is wrong with the first bad one.
+std::expected<AppOptions, std::string> to_app_options(const CommandLine& line) {
     AppOptions app;
-    std::string connect, notation = "chinese", size = "1180x780", position, screenshot, shots = ".";
-    int discovery_port = 7778;
-    const char* user = std::getenv("USER");
-    app.name = user && *user ? user : "player";
-    po::options_description options("xiangqi-client options");
-    options.add_options()("help", "show this help")(
-        "connect", po::value(&connect), "connect to a server, HOST or HOST:PORT (default port 7777)")(
-        "name", po::value(&app.name)->default_value(app.name), "your name in games and chat")(
-        "host", "start a local server for a LAN game (announced for discovery) and connect to it")(
-        "hotseat", "two players on this screen, no server")(
-        "computer", po::value<int>(), "play the computer at LEVEL 1-8 (fairy-stockfish), no server")(
-        "side", po::value<std::string>()->default_value("red"), "your side against the computer: red or black")(
-        "notation", po::value(&notation)->default_value(notation), "move list: chinese, traditional, wxf or iccs")(
-        "screenshot", po::value(&screenshot), "save a PNG of the window after the first fully loaded frame")(
-        "quit-after-screenshot", "exit once the --screenshot is saved")(
-        "screenshot-dir", po::value(&shots)->default_value(shots), "where F12 screenshots and saved PGN go")(
-        "mute", "no sound (the Sound button turns it on)")(
-        "size", po::value(&size)->default_value(size), "window size, WIDTHxHEIGHT")(
-        "position", po::value(&position), "window position on screen, X,Y")(
-        "discovery-port", po::value(&discovery_port)->default_value(discovery_port), "UDP port of LAN discovery");
-    po::variables_map vm;
-    try {
-        po::store(po::parse_command_line(argc, argv, options), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "xiangqi-client: " << e.what() << "\n" << options;
-        return 2;
+    if (!line.connect.empty()) {
+        app.connect = parse_endpoint(line.connect);
+        if (!app.connect)
+            return std::unexpected("--connect wants HOST or HOST:PORT, got '" + line.connect + "'");
     }
-    if (vm.count("help")) {
-        std::cout << "usage: xiangqi-client [options]\n\nKeys: click or drag to move, Esc deselects, "
-                     "arrows step through the moves, F flips the board, F12 saves a screenshot.\n\n"
-                  << options;
-        return 0;
-    }
-    if (!connect.empty()) {
-        app.connect = parse_endpoint(connect);
-        if (!app.connect) {
-            std::cerr << "xiangqi-client: --connect wants HOST or HOST:PORT, got '" << connect << "'\n";
-            return 2;
-        }
-    }
-    const auto chosen = parse_notation(notation);
-    if (!chosen) {
-        std::cerr << "xiangqi-client: --notation must be chinese, traditional, wxf or iccs\n";
-        return 2;
-    }
-    app.notation = *chosen;
+    const auto notation = parse_notation(line.notation);
+    if (!notation) return std::unexpected("--notation must be chinese, traditional, wxf or iccs");
+    app.notation = *notation;
     unsigned w = 0, h = 0;
-    if (std::sscanf(size.c_str(), "%ux%u", &w, &h) != 2 || w < 640 || h < 480 || w > 8000 || h > 8000) {
-        std::cerr << "xiangqi-client: --size wants WIDTHxHEIGHT of at least 640x480\n";
-        return 2;
-    }
+    if (std::sscanf(line.size.c_str(), "%ux%u", &w, &h) != 2 || w < 640 || h < 480 || w > 8000 ||
+        h > 8000)
+        return std::unexpected("--size wants WIDTHxHEIGHT of at least 640x480");
     app.width = w;
     app.height = h;
-    if (!position.empty()) {
+    if (!line.position.empty()) {
         int x = 0, y = 0;
-        if (std::sscanf(position.c_str(), "%d,%d", &x, &y) != 2) {
-            std::cerr << "xiangqi-client: --position wants X,Y\n";
-            return 2;
-        }
+        if (std::sscanf(line.position.c_str(), "%d,%d", &x, &y) != 2)
+            return std::unexpected("--position wants X,Y");
         app.position = sf::Vector2i(x, y);
     }
-    if (discovery_port < 1 || discovery_port > 65535) {
-        std::cerr << "xiangqi-client: --discovery-port must be 1 to 65535\n";
-        return 2;
-    }
-    app.discovery_port = static_cast<std::uint16_t>(discovery_port);
-    if (app.name.empty() || app.name.size() > 40) {
-        std::cerr << "xiangqi-client: --name must be 1 to 40 bytes\n";
-        return 2;
-    }
-    if (!screenshot.empty()) app.screenshot = screenshot;
-    app.quit_after_screenshot = vm.count("quit-after-screenshot") > 0;
-    app.screenshot_dir = shots;
-    app.mute = vm.count("mute") > 0;
-    app.host = vm.count("host") > 0;
-    app.hotseat = vm.count("hotseat") > 0;
-    if (vm.count("computer")) {
-        const int level = vm["computer"].as<int>();
-        if (level < 1 || level > 8) {
-            std::cerr << "xiangqi-client: --computer wants a level from 1 to 8\n";
-            return 2;
-        }
-        app.computer = level;
-    }
-    const std::string side = vm["side"].as<std::string>();
-    if (side != "red" && side != "black") {
-        std::cerr << "xiangqi-client: --side must be red or black\n";
-        return 2;
-    }
-    app.side = side == "red" ? xq::Color::Red : xq::Color::Black;
+    if (line.discovery_port < 1 || line.discovery_port > 65535)
+        return std::unexpected("--discovery-port must be 1 to 65535");
+    app.discovery_port = static_cast<std::uint16_t>(line.discovery_port);
+    if (line.name.empty() || line.name.size() > 40)
+        return std::unexpected("--name must be 1 to 40 bytes");
+    app.name = line.name;
+    if (!line.screenshot.empty()) app.screenshot = line.screenshot;
+    app.quit_after_screenshot = line.quit_after_screenshot;
+    app.screenshot_dir = line.shots;
+    app.mute = line.mute;
+    app.host = line.host;
+    app.hotseat = line.hotseat;
+    if (line.computer && (*line.computer < 1 || *line.computer > 8))
+        return std::unexpected("--computer wants a level from 1 to 8");
+    app.computer = line.computer;
+    if (line.side != "red" && line.side != "black")
+        return std::unexpected("--side must be red or black");
+    app.side = line.side == "red" ? xq::Color::Red : xq::Color::Black;
+    return app;
+}
+
+int run(AppOptions options) {
     try {
-        App client(std::move(app));
+        App client(std::move(options));
         return client.run();
     } catch (const std::exception& e) {
         std::cerr << "xiangqi-client: " << e.what() << "\n";
         return 1;
     }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CommandLine line;
+    const po::options_description options = describe(line);
+    try {
+        read(argc, argv, options, line);
+    } catch (const po::error& e) {
+        std::cerr << "xiangqi-client: " << e.what() << "\n" << options;
+        return 2;
+    }
+    if (line.help) {
+        std::cout
+            << "usage: xiangqi-client [options]\n\nKeys: click or drag to move, Esc deselects, "
+               "arrows step through the moves, F flips the board, F12 saves a screenshot.\n\n"
+            << options;
+        return 0;
+    }
+    const auto app = to_app_options(line);
+    if (!app) {
+        std::cerr << "xiangqi-client: " << app.error() << "\n";
+        return 2;
+    }
+    return run(*app);
 }

@@ -50,7 +50,7 @@ void OnlineClient::on_link_up(const LinkUp& up) {
     }
     // A new connection after a drop: retake the seat (or the spectator's place) and catch up.
     if (seated_ && !token_.empty())
-        link_->send(proto::Resume{*game_id_, token_, version_});
+        link_->send(proto::Resume{*game_id_, token_, mirror_.version()});
     else if (!replay_)
         link_->send(proto::WatchGame{*game_id_, join_code_});
 }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "client/model/game_actions.h"
+#include "client/mirror/game_mirror.h"
 #include "client/model/lobby_model.h"
 #include "client/net/connection.h"
 
@@ -67,7 +68,6 @@ private:
     void on_event(const proto::RoomEvent& event, std::uint64_t request_id, TimePoint now);
     void resync(const std::string& why);
     bool mine(std::uint64_t game_id) const { return game_id_ && *game_id_ == game_id; }
-    void see_version(proto::Version v);
     void send_pending_move();
 
     GameModel& game_;
@@ -87,7 +87,7 @@ private:
     std::string token_;
     std::string join_code_;
     std::string archived_pgn_;
-    proto::Version version_ = 0;
+    GameMirror mirror_;  // the game as the server reported it, with the last version seen
     std::uint64_t next_move_id_ = 1;
     std::uint64_t move_request_ = 0;  // the request id of the pending move
 };

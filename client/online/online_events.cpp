@@ -2,8 +2,6 @@
 
 #include "client/online/convert.h"
 #include "client/online/online_client.h"
-#include "common/fen.h"
-#include "common/iccs.h"
 
 namespace xq::client {
 
@@ -28,22 +26,7 @@ std::string score(proto::GameResult r) {
     return "*";
 }
 
-// Moves as ICCS text to moves; nullopt if one does not parse.
-std::optional<std::vector<Move>> parse_moves(const std::vector<std::string>& texts) {
-    std::vector<Move> moves;
-    for (const auto& t : texts) {
-        const auto m = parse_iccs(t);
-        if (!m) return std::nullopt;
-        moves.push_back(*m);
-    }
-    return moves;
-}
-
 }  // namespace
-
-void OnlineClient::see_version(proto::Version v) {
-    if (v > version_) version_ = v;
-}
 
 void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now) {
     std::visit(
@@ -66,7 +49,7 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                 if (!body.join_code.empty()) join_code_ = body.join_code;
                 if (!same_game) {
                     started_ = false;
-                    version_ = 0;
+                    mirror_.clear();
                     game_.clear_room();
                     const Role role = body.side == proto::Side::Black ? Role::Black : Role::Red;
                     (void)game_.reset(Position::start(), {}, role);
@@ -100,17 +83,13 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                     lobby_.archive.push_back({e.game_id, e.red, e.black, to_choice(e.time_control),
                                               score(e.outcome.result), e.outcome.reason, e.ended_at_ms});
             } else if constexpr (std::is_same_v<T, proto::ArchivedGame>) {
-                const auto start = parse_fen(body.start_fen);
-                const auto moves = parse_moves(body.moves);
-                if (!start || !moves) {
-                    notices_.push_back("the archived game could not be read");
+                GameMirror archived;
+                if (auto loaded = archived.load(body); !loaded) {
+                    notices_.push_back("the archived game could not be read: " + loaded.error());
                     return;
                 }
                 game_.clear_room();
-                if (auto loaded = game_.reset(*start, *moves, Role::Replay); !loaded) {
-                    notices_.push_back("the archived game could not be replayed: " + loaded.error());
-                    return;
-                }
+                (void)game_.reset(archived.start(), archived.moves(), Role::Replay);  // it replays
                 game_.set_seat(Color::Red, {body.entry.red, true, std::nullopt});
                 game_.set_seat(Color::Black, {body.entry.black, true, std::nullopt});
                 game_.finish(to_result(body.entry.outcome));
@@ -163,10 +142,9 @@ void OnlineClient::resync(const std::string& why) {
 
 void OnlineClient::on_snapshot(const proto::Snapshot& s, TimePoint now) {
     if (game_id_ && !mine(s.game_id)) return;
-    const auto start = parse_fen(s.start_fen.empty() ? kStartFen : s.start_fen);
-    const auto moves = parse_moves(s.moves);
-    if (!start || !moves) {
-        notices_.push_back("the server's game record could not be read");
+    // The mirror takes the record (and its version) only if it replays.
+    if (auto loaded = mirror_.load(s); !loaded) {
+        notices_.push_back("the server's game record could not be read: " + loaded.error());
         return;
     }
     const Role role = !s.your_side ? Role::Spectator : *s.your_side == proto::Side::Red ? Role::Red : Role::Black;
@@ -174,16 +152,12 @@ void OnlineClient::on_snapshot(const proto::Snapshot& s, TimePoint now) {
     const bool keep_view = mine(s.game_id) && !game_.following_live();
     const int view = game_.view_ply();
     game_.clear_room();
-    if (auto loaded = game_.reset(*start, *moves, role); !loaded) {
-        notices_.push_back("the server's game could not be replayed: " + loaded.error());
-        return;
-    }
+    (void)game_.reset(mirror_.start(), mirror_.moves(), role);  // the mirror has replayed it
     if (keep_view) game_.go_to(view);
     game_id_ = s.game_id;
     seated_ = s.your_side.has_value();
     started_ = s.status != proto::GameStatus::Waiting;
     replay_ = false;
-    version_ = s.version;
     game_.set_phase(s.status == proto::GameStatus::Waiting ? Phase::Waiting
                     : s.status == proto::GameStatus::Playing ? Phase::Playing
                                                              : Phase::Over);
@@ -215,26 +189,22 @@ void OnlineClient::on_event(const proto::RoomEvent& event, std::uint64_t request
         [&](const auto& e) {
             using T = std::decay_t<decltype(e)>;
             if (!mine(e.game_id)) return;
-            // Versioned events come in order; one already seen (replayed by Resumed) is skipped. A
-            // gap in versions is not trusted as a sign of loss (the server also spends versions on
-            // notices it sends unversioned): missed moves show as a gap in plies instead.
-            if (e.version != 0 && e.version <= version_) return;
+            // An event already seen (replayed by Resumed) is skipped; one that does not follow
+            // (missed moves, say) leaves everything as it was while we catch up.
+            const auto update = mirror_.apply(event);
+            if (!update) return resync(update.error());
+            if (*update == MirrorUpdate::Stale) return;
             if constexpr (std::is_same_v<T, proto::GameStarted>) {
-                const auto start = parse_fen(e.start_fen.empty() ? kStartFen : e.start_fen);
                 const Role role = game_.role();
-                (void)game_.reset(start ? *start : Position::start(), {}, role);
+                (void)game_.reset(mirror_.start(), {}, role);
                 game_.set_phase(Phase::Playing);
                 game_.set_seat(Color::Red, {e.red, true, std::nullopt});
                 game_.set_seat(Color::Black, {e.black, true, std::nullopt});
                 game_.set_clock(to_clock(e.clock), now);
                 started_ = true;
             } else if constexpr (std::is_same_v<T, proto::MoveMade>) {
-                const auto m = parse_iccs(e.move);
-                if (!m) {
-                    resync("unreadable move");
-                    return;
-                }
-                if (auto applied = game_.apply_move(static_cast<int>(e.ply), *m); !applied) {
+                const Move m = mirror_.moves()[e.ply - 1];  // this move, new or already known
+                if (auto applied = game_.apply_move(static_cast<int>(e.ply), m); !applied) {
                     resync(applied.error());
                     return;
                 }
@@ -262,7 +232,6 @@ void OnlineClient::on_event(const proto::RoomEvent& event, std::uint64_t request
                 game_.finish({Result::Ongoing, "aborted",
                               e.explanation.empty() ? std::string("The game was aborted.") : e.explanation});
             }
-            see_version(e.version);
         },
         event);
 }

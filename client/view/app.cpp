@@ -35,6 +35,9 @@ std::string lan_addresses() {
     return out;
 }
 
+// A window position in pixels as the screens take it.
+Point at(int x, int y) { return {static_cast<float>(x), static_cast<float>(y)}; }
+
 }  // namespace
 
 App::App(AppOptions options)
@@ -204,106 +207,146 @@ bool App::fully_loaded() const {
            (online_.status() == LinkStatus::Online && online_.screen() != Screen::Start && frames_ > 10);
 }
 
+// The screen the player sees: a local game is always on the game screen.
+Screen App::shown_screen() const { return mode_ != Mode::Online ? Screen::Game : online_.screen(); }
+
+// One frame's input for the screens' widgets; each event also goes to the screen shown when the
+// frame began.
+ui::Input App::handle_events() {
+    ui::Input in;
+    const auto mouse = sf::Mouse::getPosition(window_);
+    in.mouse = at(mouse.x, mouse.y);
+    const Screen screen = shown_screen();
+    sf::Event event;
+    while (window_.pollEvent(event)) {
+        if (!handle_window_event(event, in)) continue;
+        if (screen == Screen::Start) start_.handle(event);
+        if (screen == Screen::Lobby) lobby_screen_.handle(event);
+        if (screen == Screen::Game) game_screen_.handle(event);
+    }
+    return in;
+}
+
+// What the window itself answers (close, resize, F12) and the mouse noted in `in`; false for an
+// event the screens must not see.
+bool App::handle_window_event(const sf::Event& event, ui::Input& in) {
+    switch (event.type) {
+        case sf::Event::Closed: window_.close(); break;
+        case sf::Event::Resized: {
+            const float w = static_cast<float>(event.size.width);
+            const float h = static_cast<float>(event.size.height);
+            window_.setView(sf::View(sf::FloatRect(0, 0, w, h)));
+            break;
+        }
+        case sf::Event::MouseButtonPressed:
+            if (event.mouseButton.button == sf::Mouse::Left) {
+                in.pressed = true;
+                in.press_at = at(event.mouseButton.x, event.mouseButton.y);
+            }
+            break;
+        case sf::Event::MouseButtonReleased:
+            if (event.mouseButton.button == sf::Mouse::Left) {
+                in.released = true;
+                in.release_at = at(event.mouseButton.x, event.mouseButton.y);
+            }
+            break;
+        case sf::Event::MouseMoved:
+            in.mouse = at(event.mouseMove.x, event.mouseMove.y);
+            break;
+        case sf::Event::MouseWheelScrolled:
+            in.wheel += static_cast<int>(event.mouseWheelScroll.delta);
+            break;
+        case sf::Event::KeyPressed:
+            if (event.key.code == sf::Keyboard::F12) {
+                save_screenshot(options_.screenshot_dir /
+                                (options_.name + "-" + std::to_string(++screenshots_) + ".png"));
+                return false;
+            }
+            break;
+        default: break;
+    }
+    return true;
+}
+
+// Everything that moved since the last frame: the engine, the server's messages, notices,
+// analysis, sounds and the status line.
+void App::update(TimePoint now) {
+    if (computer_) computer_->pump();
+    if (mode_ == Mode::Online) {
+        online_.pump(now);
+        // A player of Black sees its own side at the bottom, as on a real board.
+        if (online_.game_id() != seen_game_) {
+            seen_game_ = online_.game_id();
+            context_.flipped = game_.role() == Role::Black;
+        }
+    }
+    for (const auto& notice : online_.take_notices()) toast(notice);
+    update_analysis();
+    for (SoundCue cue : game_.take_cues()) resources_.play(cue);
+    context_.status = status_line();
+}
+
+std::string App::status_line() const {
+    std::string status = mode_ == Mode::Hotseat ? "Hotseat: both sides play on this screen"
+                         : mode_ == Mode::Computer
+                             ? "Playing the computer, level " + std::to_string(computer_->level()) +
+                                   (computer_->thinking() ? " — thinking…" : "")
+                             : online_.status_text();
+    if (local_server_ && mode_ == Mode::Online)
+        status += "   (hosting on port " + std::to_string(local_server_->port()) +
+                  (hosted_at_.empty() ? "" : "; others join " + hosted_at_) + ")";
+    return status;
+}
+
+void App::draw(ui::Input& in, TimePoint now) {
+    window_.clear(ui::color::kBackground);
+    const Screen shown = shown_screen();
+    if (shown == Screen::Start) start_.draw(window_, in, now);
+    if (shown == Screen::Lobby) lobby_screen_.draw(window_, in, now);
+    if (shown == Screen::Game) game_screen_.draw(window_, in, now);
+    if (mode_ == Mode::Online && shown != Screen::Start &&
+        (online_.status() == LinkStatus::Reconnecting || online_.status() == LinkStatus::Failed))
+        draw_connection_lost();
+    if (!toast_.empty() && now < toast_until_) draw_toast();
+    window_.display();
+    ++frames_;
+}
+
+// The connection is gone: say so over everything, the board stays as it was.
+void App::draw_connection_lost() {
+    const auto size = window_.getView().getSize();
+    const Rect r{0, size.y / 2 - 40, size.x, 80};
+    ui::box(window_, r, sf::Color(120, 30, 24, 225));
+    const bool retrying = online_.status() == LinkStatus::Reconnecting;
+    const std::string headline = retrying ? "Connection lost — reconnecting…" : "Disconnected";
+    ui::text(window_, resources_.font(), headline, {size.x / 2, r.y + 10}, 26, sf::Color::White,
+             ui::Align::Center);
+    const std::string detail = ui::elide(resources_.font(), online_.status_text(), 15, size.x - 40);
+    ui::text(window_, resources_.font(), detail, {size.x / 2, r.y + 48}, 15, sf::Color(255, 220, 210),
+             ui::Align::Center);
+}
+
+void App::draw_toast() {
+    const auto size = window_.getView().getSize();
+    const auto lines = ui::wrap(resources_.font(), toast_, 16, std::min(600.0f, size.x - 60));
+    const float h = static_cast<float>(lines.size()) * 22 + 16, w = std::min(640.0f, size.x - 20);
+    const Rect r{(size.x - w) / 2, 10, w, h};
+    ui::box(window_, r, sf::Color(24, 22, 20, 240), ui::color::kAccent, 1);
+    float y = r.y + 8;
+    for (const auto& line : lines) {
+        ui::text(window_, resources_.font(), line, {size.x / 2, y}, 16, ui::color::kText,
+                 ui::Align::Center);
+        y += 22;
+    }
+}
+
 int App::run() {
     bool shot_taken = false;
     while (window_.isOpen()) {
-        ui::Input in;
-        const auto mouse = sf::Mouse::getPosition(window_);
-        in.mouse = {static_cast<float>(mouse.x), static_cast<float>(mouse.y)};
-        sf::Event event;
-        const Screen screen = mode_ != Mode::Online ? Screen::Game : online_.screen();
-        while (window_.pollEvent(event)) {
-            switch (event.type) {
-                case sf::Event::Closed: window_.close(); break;
-                case sf::Event::Resized: {
-                    const float w = static_cast<float>(event.size.width), h = static_cast<float>(event.size.height);
-                    window_.setView(sf::View(sf::FloatRect(0, 0, w, h)));
-                    break;
-                }
-                case sf::Event::MouseButtonPressed:
-                    if (event.mouseButton.button == sf::Mouse::Left) {
-                        in.pressed = true;
-                        in.press_at = {static_cast<float>(event.mouseButton.x), static_cast<float>(event.mouseButton.y)};
-                    }
-                    break;
-                case sf::Event::MouseButtonReleased:
-                    if (event.mouseButton.button == sf::Mouse::Left) {
-                        in.released = true;
-                        in.release_at = {static_cast<float>(event.mouseButton.x), static_cast<float>(event.mouseButton.y)};
-                    }
-                    break;
-                case sf::Event::MouseMoved:
-                    in.mouse = {static_cast<float>(event.mouseMove.x), static_cast<float>(event.mouseMove.y)};
-                    break;
-                case sf::Event::MouseWheelScrolled:
-                    in.wheel += static_cast<int>(event.mouseWheelScroll.delta);
-                    break;
-                case sf::Event::KeyPressed:
-                    if (event.key.code == sf::Keyboard::F12) {
-                        save_screenshot(options_.screenshot_dir /
-                                        (options_.name + "-" + std::to_string(++screenshots_) + ".png"));
-                        continue;
-                    }
-                    break;
-                default: break;
-            }
-            if (screen == Screen::Start) start_.handle(event);
-            if (screen == Screen::Lobby) lobby_screen_.handle(event);
-            if (screen == Screen::Game) game_screen_.handle(event);
-        }
+        ui::Input in = handle_events();
         const TimePoint now = SteadyClock::now();
-        if (computer_) computer_->pump();
-        if (mode_ == Mode::Online) {
-            online_.pump(now);
-            // A player of Black sees its own side at the bottom, as on a real board.
-            if (online_.game_id() != seen_game_) {
-                seen_game_ = online_.game_id();
-                context_.flipped = game_.role() == Role::Black;
-            }
-        }
-        for (const auto& notice : online_.take_notices()) toast(notice);
-        update_analysis();
-        for (SoundCue cue : game_.take_cues()) resources_.play(cue);
-        context_.status = mode_ == Mode::Hotseat ? "Hotseat: both sides play on this screen"
-                          : mode_ == Mode::Computer
-                              ? "Playing the computer, level " + std::to_string(computer_->level()) +
-                                    (computer_->thinking() ? " — thinking…" : "")
-                              : online_.status_text();
-        if (local_server_ && mode_ == Mode::Online)
-            context_.status += "   (hosting on port " + std::to_string(local_server_->port()) +
-                               (hosted_at_.empty() ? "" : "; others join " + hosted_at_) + ")";
-
-        window_.clear(ui::color::kBackground);
-        const Screen shown = mode_ != Mode::Online ? Screen::Game : online_.screen();
-        if (shown == Screen::Start) start_.draw(window_, in, now);
-        if (shown == Screen::Lobby) lobby_screen_.draw(window_, in, now);
-        if (shown == Screen::Game) game_screen_.draw(window_, in, now);
-        if (mode_ == Mode::Online && shown != Screen::Start &&
-            (online_.status() == LinkStatus::Reconnecting || online_.status() == LinkStatus::Failed)) {
-            // The connection is gone: say so over everything, the board stays as it was.
-            const auto size = window_.getView().getSize();
-            const Rect r{0, size.y / 2 - 40, size.x, 80};
-            ui::box(window_, r, sf::Color(120, 30, 24, 225));
-            const bool retrying = online_.status() == LinkStatus::Reconnecting;
-            ui::text(window_, resources_.font(), retrying ? "Connection lost — reconnecting…" : "Disconnected",
-                     {size.x / 2, r.y + 10}, 26, sf::Color::White, ui::Align::Center);
-            ui::text(window_, resources_.font(), ui::elide(resources_.font(), online_.status_text(), 15, size.x - 40),
-                     {size.x / 2, r.y + 48}, 15, sf::Color(255, 220, 210), ui::Align::Center);
-        }
-        if (!toast_.empty() && now < toast_until_) {
-            const auto size = window_.getView().getSize();
-            const auto lines = ui::wrap(resources_.font(), toast_, 16, std::min(600.0f, size.x - 60));
-            const float h = static_cast<float>(lines.size()) * 22 + 16, w = std::min(640.0f, size.x - 20);
-            const Rect r{(size.x - w) / 2, 10, w, h};
-            ui::box(window_, r, sf::Color(24, 22, 20, 240), ui::color::kAccent, 1);
-            float y = r.y + 8;
-            for (const auto& line : lines) {
-                ui::text(window_, resources_.font(), line, {size.x / 2, y}, 16, ui::color::kText, ui::Align::Center);
-                y += 22;
-            }
-        }
-        window_.display();
-        ++frames_;
+        update(now);
+        draw(in, now);
         if (options_.screenshot && !shot_taken && fully_loaded()) {
             shot_taken = true;
             save_screenshot(*options_.screenshot);

@@ -57,6 +57,15 @@ private:
     void save_screenshot(const std::filesystem::path& path);
     bool fully_loaded() const;
     void toast(const std::string& text);
+    // One frame of run(): input, then what changed, then the picture.
+    Screen shown_screen() const;
+    ui::Input handle_events();
+    bool handle_window_event(const sf::Event& event, ui::Input& in);
+    void update(TimePoint now);
+    std::string status_line() const;
+    void draw(ui::Input& in, TimePoint now);
+    void draw_connection_lost();
+    void draw_toast();
 
     AppOptions options_;
     sf::RenderWindow window_;

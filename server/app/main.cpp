@@ -2,6 +2,7 @@
 
 #include <boost/program_options.hpp>
 #include <csignal>
+#include <expected>
 #include <iostream>
 #include <malloc.h>
 #include <sqlite3.h>
@@ -36,15 +37,18 @@ std::string host_name() {
     return gethostname(name, sizeof name - 1) == 0 && name[0] ? name : "xiangqi";
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+void tune_allocators() {
     // glibc hands freed memory at the top of the heap back (brk) past 128 KiB, and SQLite's
     // journal compaction frees that much every few turns: keep up to 16 MiB for reuse instead.
     mallopt(M_TRIM_THRESHOLD, 16 << 20);
     // SQLite's allocation statistics take a global mutex on every allocation; nothing reads them.
     // Must come before SQLite initialises, i.e. before the first database is opened.
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
+// The command line as typed; server_config and bot_setup check it.
+struct CommandLine {
+    bool help = false;
     std::string listen = "0.0.0.0:7777", db, level = "info", name = host_name();
     int discovery_port = xq::proto::kDiscoveryPort;
     std::size_t per_address = 64;
@@ -52,96 +56,113 @@ int main(int argc, char** argv) {
     int grace_seconds = 60;
     double rate_per_second = 20, rate_burst = 40;
     std::string bot_levels = "2,4,6", bot_time_control = "5+3";
+};
+
+po::options_description describe(CommandLine& line) {
     po::options_description options("xiangqi-server options");
     options.add_options()("help", "show this help")(
-        "listen", po::value(&listen)->default_value(listen), "TCP address and port to serve games on")(
-        "db", po::value(&db), "SQLite file for the game archive (default: $XDG_DATA_HOME/xiangqi/xiangqi.db)")(
-        "log-level", po::value(&level)->default_value(level), "debug, info, warn, error or off")(
-        "name", po::value(&name)->default_value(name), "the server's name in LAN discovery and Welcome")(
-        "discovery-port", po::value(&discovery_port)->default_value(discovery_port),
+        "listen", po::value(&line.listen)->default_value(line.listen),
+        "TCP address and port to serve games on")(
+        "db", po::value(&line.db),
+        "SQLite file for the game archive (default: $XDG_DATA_HOME/xiangqi/xiangqi.db)")(
+        "log-level", po::value(&line.level)->default_value(line.level),
+        "debug, info, warn, error or off")(
+        "name", po::value(&line.name)->default_value(line.name),
+        "the server's name in LAN discovery and Welcome")(
+        "discovery-port", po::value(&line.discovery_port)->default_value(line.discovery_port),
         "UDP port answering LAN discovery; 0 turns discovery off")(
-        "max-connections-per-address", po::value(&per_address)->default_value(per_address),
+        "max-connections-per-address",
+        po::value(&line.per_address)->default_value(line.per_address),
         "connections allowed from one client address")(
-        "grace-seconds", po::value(&grace_seconds)->default_value(grace_seconds),
+        "grace-seconds", po::value(&line.grace_seconds)->default_value(line.grace_seconds),
         "how long a dropped player may take to resume before the opponent may claim the game")(
-        "rate-limit", po::value(&rate_per_second)->default_value(rate_per_second),
+        "rate-limit", po::value(&line.rate_per_second)->default_value(line.rate_per_second),
         "requests per second each connection may make (pings are free); 0 turns the limit off")(
-        "rate-burst", po::value(&rate_burst)->default_value(rate_burst), "requests a quiet connection may make at once")(
-        "bots", po::value(&bots)->default_value(bots), "keep this many computer opponents (xiangqi-bot) in the lobby")(
-        "bot-levels", po::value(&bot_levels)->default_value(bot_levels), "their levels 1-8, given to the bots in turn")(
-        "bot-time-control", po::value(&bot_time_control)->default_value(bot_time_control),
+        "rate-burst", po::value(&line.rate_burst)->default_value(line.rate_burst),
+        "requests a quiet connection may make at once")(
+        "bots", po::value(&line.bots)->default_value(line.bots),
+        "keep this many computer opponents (xiangqi-bot) in the lobby")(
+        "bot-levels", po::value(&line.bot_levels)->default_value(line.bot_levels),
+        "their levels 1-8, given to the bots in turn")(
+        "bot-time-control", po::value(&line.bot_time_control)->default_value(line.bot_time_control),
         "the time control of the bots' games, MINUTES+INCREMENT[/MOVE_CAP]");
+    return options;
+}
+
+// Throws po::error for an unknown option or a value of the wrong type.
+void read(int argc, char** argv, const po::options_description& options, CommandLine& line) {
     po::variables_map vm;
-    try {
-        po::store(po::parse_command_line(argc, argv, options), vm);
-        po::notify(vm);
-    } catch (const po::error& e) {
-        std::cerr << "xiangqi-server: " << e.what() << "\n" << options;
-        return 2;
-    }
-    if (vm.count("help")) {
-        std::cout << "usage: xiangqi-server [options]\n" << options;
-        return 0;
-    }
-    LogLevel log_level_value;
-    if (!parse_log_level(level, log_level_value)) {
-        std::cerr << "xiangqi-server: unknown log level '" << level << "'\n";
-        return 2;
-    }
-    set_log_level(log_level_value);
+    po::store(po::parse_command_line(argc, argv, options), vm);
+    po::notify(vm);
+    line.help = vm.count("help") > 0;
+}
+
+// The checked configuration, or what is wrong with the first bad option. Creates the folder of
+// the default database.
+std::expected<ServerConfig, std::string> server_config(const CommandLine& line) {
     ServerConfig config;
-    const auto endpoint = parse_endpoint(listen);
-    if (!endpoint) {
-        std::cerr << "xiangqi-server: --listen wants ADDR:PORT, got '" << listen << "'\n";
-        return 2;
-    }
+    const auto endpoint = parse_endpoint(line.listen);
+    if (!endpoint) return std::unexpected("--listen wants ADDR:PORT, got '" + line.listen + "'");
     config.listen = *endpoint;
-    if (db.empty()) {
+    if (line.db.empty()) {
         const auto path = default_db_path();
-        if (!path) {
-            std::cerr << "xiangqi-server: no default database path (" << path.error().message << "); pass --db\n";
-            return 2;
-        }
+        if (!path)
+            return std::unexpected("no default database path (" + path.error().message +
+                                   "); pass --db");
         std::error_code ec;
         std::filesystem::create_directories(path->parent_path(), ec);
         config.db = *path;
     } else {
-        config.db = db;
+        config.db = line.db;
     }
-    config.name = name;
-    if (discovery_port < 0 || discovery_port > 65535) {
-        std::cerr << "xiangqi-server: --discovery-port must be 0 to 65535\n";
-        return 2;
-    }
-    if (discovery_port > 0) config.discovery = static_cast<std::uint16_t>(discovery_port);
-    config.connections.max_per_address = per_address;
-    if (grace_seconds < 0 || grace_seconds > 86400 || rate_per_second < 0 || rate_burst < 1) {
-        std::cerr << "xiangqi-server: --grace-seconds must be 0 to 86400, --rate-limit at least 0, --rate-burst at least 1\n";
-        return 2;
-    }
-    config.grace = std::chrono::seconds(grace_seconds);
-    config.rate.per_second = rate_per_second;
-    config.rate.burst = rate_burst;
-    std::vector<BotSpec> bot_specs;
-    std::optional<std::filesystem::path> bot_binary;
-    if (bots < 0 || bots > 64) {
-        std::cerr << "xiangqi-server: --bots must be 0 to 64\n";
-        return 2;
-    }
-    if (bots > 0) {
-        const auto levels = parse_levels(bot_levels);
-        if (!levels) {
-            std::cerr << "xiangqi-server: --bot-levels wants levels 1-8 separated by commas, got '" << bot_levels << "'\n";
-            return 2;
-        }
-        bot_binary = find_bot_binary();
-        if (!bot_binary) {
-            std::cerr << "xiangqi-server: --bots needs xiangqi-bot (beside the server, or on PATH)\n";
-            return 2;
-        }
-        for (int i = 0; i < bots; ++i)
-            bot_specs.push_back({(*levels)[static_cast<std::size_t>(i) % levels->size()], bot_time_control});
-    }
+    config.name = line.name;
+    if (line.discovery_port < 0 || line.discovery_port > 65535)
+        return std::unexpected("--discovery-port must be 0 to 65535");
+    if (line.discovery_port > 0) config.discovery = static_cast<std::uint16_t>(line.discovery_port);
+    config.connections.max_per_address = line.per_address;
+    if (line.grace_seconds < 0 || line.grace_seconds > 86400 || line.rate_per_second < 0 ||
+        line.rate_burst < 1)
+        return std::unexpected(
+            "--grace-seconds must be 0 to 86400, --rate-limit at least 0, --rate-burst at least 1");
+    config.grace = std::chrono::seconds(line.grace_seconds);
+    config.rate.per_second = line.rate_per_second;
+    config.rate.burst = line.rate_burst;
+    return config;
+}
+
+// The computer opponents to keep in the lobby, and the program they run (when there are any).
+struct Bots {
+    std::vector<BotSpec> specs;
+    std::optional<std::filesystem::path> binary;
+};
+
+std::expected<Bots, std::string> bot_setup(const CommandLine& line) {
+    Bots bots;
+    if (line.bots < 0 || line.bots > 64) return std::unexpected("--bots must be 0 to 64");
+    if (line.bots == 0) return bots;
+    const auto levels = parse_levels(line.bot_levels);
+    if (!levels)
+        return std::unexpected("--bot-levels wants levels 1-8 separated by commas, got '" +
+                               line.bot_levels + "'");
+    bots.binary = find_bot_binary();
+    if (!bots.binary)
+        return std::unexpected("--bots needs xiangqi-bot (beside the server, or on PATH)");
+    for (int i = 0; i < line.bots; ++i)
+        bots.specs.push_back(
+            {(*levels)[static_cast<std::size_t>(i) % levels->size()], line.bot_time_control});
+    return bots;
+}
+
+// The bots reach the server the way a local client would: over loopback unless it listens on
+// one specific address.
+std::string bot_host(const asio::ip::address& listen) {
+    return listen.is_unspecified() ? (listen.is_v6() ? "[::1]" : "127.0.0.1")
+           : listen.is_v6()        ? "[" + listen.to_string() + "]"
+                                   : listen.to_string();
+}
+
+// Serves until SIGINT or SIGTERM: 0 then, 1 when the server fails to start or run.
+int serve(const ServerConfig& config, const Bots& bots) {
     try {
         asio::io_context io(1);
         Server server(io, config);
@@ -155,14 +176,10 @@ int main(int argc, char** argv) {
         });
         std::signal(SIGPIPE, SIG_IGN);
         server.start();
-        // The bots reach the server the way a local client would: over loopback unless it listens
-        // on one specific address.
-        const auto address = config.listen.address();
-        const std::string host = address.is_unspecified() ? (address.is_v6() ? "[::1]" : "127.0.0.1")
-                                 : address.is_v6()        ? "[" + address.to_string() + "]"
-                                                          : address.to_string();
-        if (!bot_specs.empty()) {
-            keeper.emplace(io, *bot_binary, host + ":" + std::to_string(server.port()), bot_specs);
+        if (!bots.specs.empty()) {
+            const std::string port = std::to_string(server.port());
+            keeper.emplace(io, *bots.binary, bot_host(config.listen.address()) + ":" + port,
+                           bots.specs);
             keeper->start();
         }
         io.run();
@@ -171,4 +188,36 @@ int main(int argc, char** argv) {
         return 1;
     }
     return 0;
+}
+
+int bad_option(const std::string& why) {
+    std::cerr << "xiangqi-server: " << why << "\n";
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    tune_allocators();
+    CommandLine line;
+    const po::options_description options = describe(line);
+    try {
+        read(argc, argv, options, line);
+    } catch (const po::error& e) {
+        std::cerr << "xiangqi-server: " << e.what() << "\n" << options;
+        return 2;
+    }
+    if (line.help) {
+        std::cout << "usage: xiangqi-server [options]\n" << options;
+        return 0;
+    }
+    LogLevel log_level;
+    if (!parse_log_level(line.level, log_level))
+        return bad_option("unknown log level '" + line.level + "'");
+    set_log_level(log_level);
+    const auto config = server_config(line);
+    if (!config) return bad_option(config.error());
+    const auto bots = bot_setup(line);
+    if (!bots) return bad_option(bots.error());
+    return serve(*config, *bots);
 }

@@ -12,6 +12,7 @@ Dispatcher::Dispatcher(DispatchConfig config, Store& store, DispatchLoop& loop, 
     : config_(std::move(config)),
       store_(store),
       loop_(loop),
+      outbox_(store, [&loop] { loop.post_release(); }),
       random_(std::move(random)),
       lobby_(random_, [] { return std::chrono::system_clock::now(); },
              [this](const FinishedGame& game) { on_archive(game); }) {
@@ -64,7 +65,7 @@ void Dispatcher::on_frame(const std::shared_ptr<Peer>& peer, std::string_view pa
 void Dispatcher::on_bad_frame(const std::shared_ptr<Peer>& peer, const proto::DecodeError& error) {
     const auto code = error.code == proto::DecodeErrorCode::Oversize ? proto::ErrorCode::FrameTooLarge
                                                                      : proto::ErrorCode::MalformedFrame;
-    deliver(peer, proto::encode(wire::error(0, code, error.message)));
+    outbox_.deliver(peer, proto::encode(wire::error(0, code, error.message)));
 }
 
 void Dispatcher::on_closed(const Peer& peer) {
@@ -82,7 +83,7 @@ void Dispatcher::send(Client& client, const proto::ServerMessage& message, const
         log(LogLevel::Error, "a reply of ", bytes.size(), " bytes exceeds the frame cap; sending an error instead");
         bytes = proto::encode(wire::error(message.request_id, proto::ErrorCode::Internal, "the reply was too large"));
     }
-    deliver(client.peer, bytes, room, message.request_id);
+    outbox_.deliver(client.peer, bytes, room, message.request_id);
 }
 
 void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId asker, std::uint64_t request_id) {
@@ -91,7 +92,7 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
     // Every change to a room passes through here, so this is where its clock deadline is noted,
     // and where what must be durable before anyone hears of it is journaled.
     arm_flag_timer(room);
-    if (journal_.note(*room, events, lobby_, asker, request_id)) journal_pending();
+    outbox_.note(*room, events, lobby_, asker, request_id);
     const auto members = members_.find(id);
     if (members == members_.end()) return;
     bool answered = false;
@@ -112,13 +113,13 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
             const bool mover = move && room->seat_of(who) == move->mover;
             const bool is_asker = who == asker && !answered;
             if (!mover && !is_asker) {
-                deliver(client->second.peer, shared, &id);
+                outbox_.deliver(client->second.peer, shared, &id);
                 continue;
             }
             // The mover's copy differs from everyone's only by its move id.
             proto::ServerMessage own{is_asker ? request_id : 0, *body};
             if (mover) std::get<proto::MoveMade>(own.body).move_id = move->move_id;
-            deliver(client->second.peer, proto::encode(own), &id, is_asker ? request_id : 0);
+            outbox_.deliver(client->second.peer, proto::encode(own), &id, is_asker ? request_id : 0);
             answered |= is_asker;
         }
     }
@@ -181,7 +182,8 @@ void Dispatcher::tell_cancelled(const RoomId& id, std::uint64_t version, std::op
                                      by ? std::optional(wire::side(*by)) : std::nullopt, std::move(explanation)};
     const std::string bytes = proto::encode({0, aborted});
     for (const auto& [who, role] : members->second)
-        if (auto client = clients_.find(who); client != clients_.end()) deliver(client->second.peer, bytes);
+        if (auto client = clients_.find(who); client != clients_.end())
+            outbox_.deliver(client->second.peer, bytes);
 }
 
 // Drops every trace of a room the lobby no longer has.
@@ -216,7 +218,8 @@ void Dispatcher::send_spectator_count(const RoomId& id, CountThrottle& throttle,
     const std::string shared =
         proto::encode({0, proto::SpectatorCount{wire::game_id(id), static_cast<std::uint32_t>(throttle.count)}});
     for (const auto& [who, role] : members->second)
-        if (const auto client = clients_.find(who); client != clients_.end()) deliver(client->second.peer, shared);
+        if (const auto client = clients_.find(who); client != clients_.end())
+            outbox_.deliver(client->second.peer, shared);
 }
 
 // One timer for all rooms, due when the oldest entry's interval ends. Entries with nothing pending
@@ -249,56 +252,10 @@ void Dispatcher::on_count_timer() {
     arm_count_timer();
 }
 
-void Dispatcher::on_archive(const FinishedGame& game) {
-    journal_.note_finished(wire::archived(game));
-    journal_pending();
-}
-
-void Dispatcher::deliver(const std::shared_ptr<Peer>& peer, std::string_view bytes, const RoomId* room,
-                         std::uint64_t reply_to) {
-    if (!journal_.pending() && held_.empty()) return peer->deliver(bytes);
-    held_bytes_.append(bytes);
-    held_.push_back({peer, held_bytes_.size(), room ? *room : RoomId(), room ? reply_to : 0});
-}
-
-// Posted, so it runs once the handlers of this readiness burst are done: one commit for them all.
-void Dispatcher::journal_pending() {
-    if (release_posted_) return;
-    release_posted_ = true;
-    loop_.post_release();
-}
-
-// The requests whose own journal records failed: release() answers them itself.
-bool Dispatcher::asked(const TurnJournal::Outcome& outcome, ParticipantId who, std::uint64_t request_id) {
-    return std::ranges::any_of(outcome.askers,
-                               [&](const TurnJournal::Asker& a) { return a.who == who && a.request_id == request_id; });
-}
+void Dispatcher::on_archive(const FinishedGame& game) { outbox_.note_finished(wire::archived(game)); }
 
 void Dispatcher::release() {
-    release_posted_ = false;
-    TurnJournal::Outcome outcome;
-    if (journal_.pending()) outcome = journal_.commit(store_);
-    held_.swap(releasing_);
-    held_bytes_.swap(releasing_bytes_);
-    std::size_t begin = 0;
-    for (const Held& h : releasing_) {
-        if (!h.peer->open()) {
-        } else if (!outcome.failed.contains(h.room)) {
-            h.peer->deliver(std::string_view(releasing_bytes_).substr(begin, h.end - begin));
-        } else if (h.reply_to != 0 && !asked(outcome, h.peer->id(), h.reply_to)) {
-            // A reply that described the rolled-back state (a retried move's acknowledgement, a
-            // snapshot): the request is answered, but with the failure.
-            h.peer->deliver(proto::encode(wire::error(h.reply_to, proto::ErrorCode::Internal,
-                                                      "the server could not store that game; try again",
-                                                      wire::game_id(h.room))));
-        }
-        begin = h.end;
-    }
-    releasing_.clear();
-    releasing_bytes_.clear();
-    // A burst's worth is kept for the next turn, not a spike's.
-    if (releasing_bytes_.capacity() > kKeepHeldBytes) std::string().swap(releasing_bytes_);
-    if (outcome.records > 0) journal_.maintain(store_);
+    const TurnJournal::Outcome outcome = outbox_.release();
     if (outcome.failed.empty()) return;
     log(LogLevel::Error, "journal: ", outcome.failed.size(), " game(s) could not be stored; rolled back");
     for (const RoomId& id : outcome.failed) roll_back(id);

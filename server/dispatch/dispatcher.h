@@ -1,10 +1,10 @@
 #pragma once
 // The server's request handling, transport-free: decodes each frame a peer sends, routes the
 // request to the lobby and rooms, answers the asker and sends every room event to the people in
-// that room, journaling what must be durable before any of it leaves (turn_journal.h). It knows peers
-// only as ids that take messages and can be closed (peer.h), and its event loop only as a clock
-// and three wake-ups (DispatchLoop), so the fuzzer drives this very code with fake peers and
-// fake time. Single-threaded: every call on the loop's thread.
+// that room, through an outbox that commits what must be durable before any of it leaves
+// (outbox.h). It knows peers only as ids that take messages and can be closed (peer.h), and its
+// event loop only as a clock and three wake-ups (DispatchLoop), so the fuzzer drives this very
+// code with fake peers and fake time. Single-threaded: every call on the loop's thread.
 
 #include <chrono>
 #include <map>
@@ -18,8 +18,8 @@
 
 #include "proto/codec.h"
 #include "proto/messages.h"
-#include "server/dispatch/turn_journal.h"
 #include "server/rooms/lobby.h"
+#include "server/dispatch/outbox.h"
 #include "server/dispatch/peer.h"
 #include "server/dispatch/rate_limit.h"
 #include "server/store/store.h"
@@ -70,7 +70,8 @@ public:
     // The peer is gone: its seats are marked away, its spectating ends.
     void on_closed(const Peer& peer);
 
-    // Commits the turn's journal records, then delivers the frames held meanwhile (post_release).
+    // Commits the turn's journal records and delivers the frames held meanwhile (post_release);
+    // rooms whose records were refused are rolled back and their askers told INTERNAL.
     void release();
     void on_flag_timer();
     void on_count_timer();
@@ -117,15 +118,7 @@ private:
     void spectators_changed(const RoomId& id);
     void send_spectator_count(const RoomId& id, CountThrottle& throttle, TimePoint at);
     void arm_count_timer();
-    // Durability (turn_journal.h): a turn's journal records are committed in one transaction before
-    // any frame of that turn leaves. While records are pending every outgoing frame is held (in
-    // order), and release(), posted once per turn, commits and then delivers them. Frames of a room
-    // whose records were refused are dropped, the room is rolled back to its journaled state and
-    // the askers get INTERNAL. Finished games reach the archive the same way.
-    void deliver(const std::shared_ptr<Peer>& peer, std::string_view bytes, const RoomId* room = nullptr,
-                 std::uint64_t reply_to = 0);
-    static bool asked(const TurnJournal::Outcome& outcome, ParticipantId who, std::uint64_t request_id);
-    void journal_pending();
+    // A refused commit refuses the change: the room goes back to what the journal holds.
     void roll_back(const RoomId& id);
     void on_archive(const FinishedGame& game);
     void flush_archive() { release(); }  // before an archive read
@@ -148,22 +141,10 @@ private:
     DispatchConfig config_;
     Store& store_;
     DispatchLoop& loop_;
+    Outbox outbox_;  // every frame leaves through it
     RandomSource random_;
     Lobby lobby_;
-    TurnJournal journal_;
     std::optional<TimePoint> flag_timer_at_;  // when the armed flag timer fires, if armed
-    // Frames held until the turn's journal is committed. Their bytes lie end to end in one buffer,
-    // and both buffers are swapped with spares kept for the next turn: no allocation per frame.
-    struct Held {
-        std::shared_ptr<Peer> peer;
-        std::size_t end;  // the frame's bytes end here in the buffer (and begin where the last ended)
-        RoomId room;      // "" for frames of no room event
-        std::uint64_t reply_to;  // the request a room frame answers, or 0
-    };
-    std::vector<Held> held_, releasing_;
-    std::string held_bytes_, releasing_bytes_;
-    static constexpr std::size_t kKeepHeldBytes = 1 << 20;
-    bool release_posted_ = false;
     bool count_timer_armed_ = false;
     std::unordered_map<RoomId, CountThrottle> counts_;  // rooms whose count changed within the last interval
     std::unordered_map<ParticipantId, Client> clients_;

@@ -2,7 +2,7 @@
 // The live-game journal as the server keeps it during one event-loop turn: every room event that
 // changes a game's durable state (start with seats and tokens, move, takeback, end, abort)
 // becomes a record, and the turn's records are committed in one transaction (group commit)
-// before any of the turn's outgoing frames leave the server (Dispatcher::release).
+// before any of the turn's outgoing frames leave the server (outbox.h).
 
 #include <cstdint>
 #include <set>

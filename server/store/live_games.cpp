@@ -1,6 +1,6 @@
-// The live-game journal: a games row with status 'live', its moves and takebacks appended to the
-// `journal` log in batches (group commit), the log replayed for recovery, and finishing, which
-// archives the row in the transaction that reads its journal.
+// The live-game journal's rows: a games row with status 'live', its moves and takebacks appended
+// to the `journal` log (commit_journal, turn_commit.cpp, decides what), and the log replayed for
+// recovery and for what the store keeps in memory of each live game.
 
 #include <algorithm>
 #include <optional>
@@ -15,10 +15,6 @@ namespace xq::server {
 using sql::in_context;
 
 namespace {
-
-std::string ply_context(std::string_view what, const JournalMove& m) {
-    return std::string(what) + " game " + m.game_id + " ply " + std::to_string(m.ply);
-}
 
 // One journal row as read back; iccs empty for a takeback.
 struct Row {
@@ -102,33 +98,6 @@ StoreResult<void> Store::begin_live_game(const LiveGameRecord& g) {
     return {};
 }
 
-StoreResult<void> Store::append_moves(std::span<const JournalMove> moves) {
-    if (moves.empty()) return {};
-    // Refuse a malformed batch before taking the write lock.
-    for (const JournalMove& m : moves) {
-        if (m.ply < 1) return std::unexpected(detail::invalid(ply_context("append", m) + ": plies start at 1"));
-        if (m.iccs.size() != 4 || !parse_iccs(m.iccs))
-            return std::unexpected(detail::invalid(ply_context("append", m) + ": not an ICCS move '" + m.iccs + "'"));
-    }
-    auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
-    if (!tx) return std::unexpected(in_context(std::move(tx.error()), "append moves"));
-    auto failed = [this](StoreError e) -> StoreResult<void> {
-        live_stale_ = true;  // the transaction rolls back when it leaves scope
-        return std::unexpected(std::move(e));
-    };
-    for (const JournalMove& m : moves) {
-        auto live = live_journal(m.game_id, ply_context("append", m));
-        if (!live) return failed(std::move(live.error()));
-        if (m.ply != (*live)->plies + 1)
-            return failed(StoreError{StoreErrorCode::Constraint,
-                                     ply_context("append", m) + ": not the next ply of its game (stored already, or a gap)"});
-        if (auto done = insert_journal_row(m, std::nullopt, 0, **live); !done)
-            return failed(in_context(std::move(done.error()), ply_context("append", m)));
-    }
-    if (auto committed = tx->commit(); !committed) return failed(std::move(committed.error()));
-    return {};
-}
-
 StoreResult<std::vector<Store::ReplayedGame>> Store::replay_journal(std::optional<std::string_view> only) {
     // One snapshot for both reads, unless the caller's transaction is one already.
     std::optional<sql::Transaction> snapshot;
@@ -209,61 +178,6 @@ StoreResult<void> Store::reload_live() {
     live_rows_ = rows;
     live_stale_ = false;
     return {};
-}
-
-StoreResult<ArchivedGame> Store::finish_live_game(std::string_view id, const GameEnding& ending) {
-    const std::string context = "finish game " + std::string(id);
-    if (auto ok = detail::check_finished(ending.result); !ok) return std::unexpected(in_context(ok.error(), context));
-    auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
-    if (!tx) return std::unexpected(in_context(std::move(tx.error()), context));
-
-    auto replayed = replay_journal(id);
-    if (!replayed) return std::unexpected(in_context(std::move(replayed.error()), context));
-    if (replayed->empty()) return std::unexpected(StoreError{StoreErrorCode::NotFound, "no live game " + std::string(id)});
-    if (replayed->front().damage) return std::unexpected(in_context(*replayed->front().damage, context));
-    const LiveGame& live = replayed->front().game.game;
-
-    ArchivedGame g;
-    g.id = live.record.id;
-    g.red_name = live.record.red_name;
-    g.black_name = live.record.black_name;
-    g.time_control = live.record.time_control;
-    g.start_fen = live.record.start_fen;
-    g.started_at_ms = ending.started_at_ms.value_or(live.record.created_at_ms);
-    for (const JournalMove& m : live.moves) {
-        if (!g.moves.empty()) g.moves += ' ';
-        g.moves += m.iccs;
-    }
-    g.result = ending.result;
-    g.reason = ending.reason;
-    g.explanation = ending.explanation;
-    g.pgn = ending.pgn;
-    g.ended_at_ms = ending.ended_at_ms;
-
-    // The same row becomes the archive entry; the resume tokens have no use any more.
-    auto done = db_.run(
-        "UPDATE games SET status = 'archived', red_token = NULL, black_token = NULL, started_at = ?, "
-        "ended_at = ?, result = ?, reason = ?, explanation = ?, moves = ?, ply_count = ?, pgn = ? "
-        "WHERE id = ? AND status = 'live'",
-        {g.started_at_ms, g.ended_at_ms, to_string(g.result), to_string(g.reason), g.explanation, g.moves,
-         static_cast<std::int64_t>(live.moves.size()), g.pgn, id});
-    if (!done) return std::unexpected(in_context(std::move(done.error()), context));
-    auto committed = tx->commit();
-    if (!committed) return std::unexpected(in_context(std::move(committed.error()), context));
-    if (const auto it = live_.find(id); it != live_.end()) {
-        live_rows_ -= it->second.rows;
-        live_.erase(it);
-    }
-    return g;
-}
-
-StoreResult<std::vector<LiveGame>> Store::load_live_games(std::vector<StoreError>* damaged) {
-    auto recoverable = load_recoverable_games(damaged);
-    if (!recoverable) return std::unexpected(std::move(recoverable.error()));
-    std::vector<LiveGame> games;
-    games.reserve(recoverable->size());
-    for (RecoverableGame& g : *recoverable) games.push_back(std::move(g.game));
-    return games;
 }
 
 }  // namespace xq::server

@@ -106,16 +106,6 @@ struct LiveGame {
     std::vector<JournalMove> moves;
 };
 
-// How a live game ended; the archive row takes its moves from the journal.
-struct GameEnding {
-    Result result = Result::Draw;  // never Ongoing
-    Reason reason = Reason::None;
-    std::string explanation;
-    std::string pgn;
-    std::optional<std::int64_t> started_at_ms;  // nullopt: the live game's created_at
-    std::int64_t ended_at_ms = 0;
-};
-
 // The server's journal of live games, written in one transaction per event-loop turn
 // (commit_journal). Each record carries the room's event version, so a restored room continues
 // the numbering its clients know.
@@ -189,25 +179,15 @@ public:
     StoreResult<ArchivedGame> fetch_archived(std::string_view id);
     static constexpr std::int64_t kMaxPage = 500;
 
-    // The live-game journal. A game id is unique across live and archived games.
-    StoreResult<void> begin_live_game(const LiveGameRecord& game);
-    // Stores every move in one transaction: all of them, or none if any is refused (a ply stored
-    // already, a gap, a game that is not live). Call once per event-loop turn with that turn's moves.
-    StoreResult<void> append_moves(std::span<const JournalMove> moves);
-    // Archives a live game from its journal; returns the archived record. not_found if the id is
-    // not a live game.
-    StoreResult<ArchivedGame> finish_live_game(std::string_view id, const GameEnding& ending);
-    // Every unfinished game, oldest first, each with its moves in ply order. A game whose journal
-    // does not replay (rows missing or out of order: a damaged or hand-edited file) is left out and
-    // described in `damaged`; the file keeps it as it is.
-    StoreResult<std::vector<LiveGame>> load_live_games(std::vector<StoreError>* damaged = nullptr);
-
-    // Applies a turn's journal records in order, in one transaction (one commit: group commit).
-    // Each record runs under its own savepoint, so a refused record is undone alone and reported;
-    // an error for the whole batch (the commit failed) means none of it is stored.
+    // The live-game journal (a game id is unique across live and archived games): applies a turn's
+    // records in order, in one transaction (one commit: group commit). Each record runs under its
+    // own savepoint, so a refused record is undone alone and reported; an error for the whole
+    // batch (the commit failed) means none of it is stored.
     StoreResult<std::vector<JournalFailure>> commit_journal(std::span<const JournalRecord> records);
-    // Every live game with its versions and join code, oldest first, damaged ones left out as
-    // load_live_games does (turn_commit.cpp).
+    // Every unfinished game with its versions and join code, oldest first, each with its moves in
+    // ply order. A game whose journal does not replay (rows missing or out of order: a damaged or
+    // hand-edited file) is left out and described in `damaged`; the file keeps it as it is
+    // (turn_commit.cpp).
     StoreResult<std::vector<RecoverableGame>> load_recoverable_games(std::vector<StoreError>* damaged = nullptr);
 
     // Rows of finished and aborted games stay in the journal until compaction: once the journal
@@ -259,6 +239,8 @@ private:
     StoreResult<LiveJournal*> live_journal(std::string_view id, std::string_view context);
     StoreResult<void> insert_journal_row(const JournalMove& m, std::optional<int> takeback_to, std::uint64_t version,
                                          LiveJournal& live);
+    // A JournalStart's games row (apply).
+    StoreResult<void> begin_live_game(const LiveGameRecord& game);
     StoreResult<void> apply(const JournalRecord& record);
     // One attempt at a turn: `isolate` puts each record under a savepoint (the retry after a refusal).
     StoreResult<std::vector<JournalFailure>> commit_turn(std::span<const JournalRecord> records, bool isolate);

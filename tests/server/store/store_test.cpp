@@ -1,6 +1,6 @@
 // The SQLite store: archive, listing and paging, reopening, bad files and directories, and the
-// live-game journal with group append, ply checks and finishing into the archive. Every test
-// works in a fresh temporary directory.
+// live-game journal as the server writes it (commit_journal) with group append, ply checks and
+// finishing into the archive. Every test works in a fresh temporary directory.
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -52,6 +52,33 @@ JournalMove move_of(const std::string& game, int ply) {
     return {game, ply, kMoves[static_cast<std::size_t>(ply) % kMoves.size()], 1000 + ply, 600'000 - ply,
             599'000 - ply, 1'700'000'000'000 + ply};
 }
+
+JournalRecord start_record(LiveGameRecord game) { return JournalStart{std::move(game), "", 1}; }
+
+JournalRecord move_record(const std::string& game, int ply) {
+    return JournalAppend{move_of(game, ply), static_cast<std::uint64_t>(ply) + 1};
+}
+
+// Commits `records` as one turn; the codes of the records refused (the commit itself must succeed).
+std::vector<StoreErrorCode> refused(Store& store, const std::vector<JournalRecord>& records) {
+    auto done = store.commit_journal(records);
+    EXPECT_TRUE(done) << done.error().message;
+    std::vector<StoreErrorCode> codes;
+    if (done)
+        for (const JournalFailure& f : *done) codes.push_back(f.error.code);
+    return codes;
+}
+
+// The unfinished games, oldest first, with their moves.
+StoreResult<std::vector<LiveGame>> live_games(Store& store) {
+    auto recoverable = store.load_recoverable_games();
+    if (!recoverable) return std::unexpected(std::move(recoverable.error()));
+    std::vector<LiveGame> games;
+    for (RecoverableGame& g : *recoverable) games.push_back(std::move(g.game));
+    return games;
+}
+
+const std::vector<StoreErrorCode> kNone;
 
 class StoreTest : public ::testing::Test {
 protected:
@@ -160,9 +187,9 @@ TEST_F(StoreTest, ReopenFindsEverything) {
         auto store = Store::open(db_path());
         ASSERT_TRUE(store);
         ASSERT_TRUE(store->archive_game(sample_game("old", "alice", "bob", 500)));
-        ASSERT_TRUE(store->begin_live_game(sample_live("live", 1)));
-        const std::vector<JournalMove> moves = {move_of("live", 1), move_of("live", 2)};
-        ASSERT_TRUE(store->append_moves(moves));
+        ASSERT_EQ(refused(*store, {start_record(sample_live("live", 1)), move_record("live", 1),
+                                   move_record("live", 2)}),
+                  kNone);
     }
     EXPECT_EQ(raw_int(db_path(), "PRAGMA user_version"), Store::kSchemaVersion);
     auto store = Store::open(db_path());
@@ -173,7 +200,7 @@ TEST_F(StoreTest, ReopenFindsEverything) {
     auto page = store->list_archived(0, 10);
     ASSERT_TRUE(page);
     EXPECT_EQ(page->total, 1);
-    auto live = store->load_live_games();
+    auto live = live_games(*store);
     ASSERT_TRUE(live);
     ASSERT_EQ(live->size(), 1u);
     EXPECT_EQ((*live)[0].record, sample_live("live", 1));
@@ -187,9 +214,9 @@ TEST_F(StoreTest, DuplicateIdIsAConstraintError) {
     auto again = store->archive_game(sample_game("g1", "carol", "dave", 200));
     ASSERT_FALSE(again);
     EXPECT_EQ(again.error().code, StoreErrorCode::Constraint) << again.error().message;
-    auto live = store->begin_live_game(sample_live("g1", 5));  // ids are shared by live and archived games
-    ASSERT_FALSE(live);
-    EXPECT_EQ(live.error().code, StoreErrorCode::Constraint);
+    // Ids are shared by live and archived games.
+    EXPECT_EQ(refused(*store, {start_record(sample_live("g1", 5))}),
+              (std::vector{StoreErrorCode::Constraint}));
 
     auto page = store->list_archived(0, 10);
     ASSERT_TRUE(page);
@@ -333,36 +360,36 @@ TEST_F(StoreTest, ClearLeavesTheStoreAsANewFileGivesIt) {
     auto store = Store::open(db_path());
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->archive_game(sample_game("g1", "alice", "bob", 1'700'000'000'000)));
-    ASSERT_TRUE(store->begin_live_game(sample_live("a", 10)));
-    ASSERT_TRUE(store->append_moves(std::vector<JournalMove>{move_of("a", 1), move_of("a", 2)}));
+    ASSERT_EQ(refused(*store, {start_record(sample_live("a", 10)), move_record("a", 1), move_record("a", 2)}),
+              kNone);
 
     ASSERT_TRUE(store->clear());
     EXPECT_EQ(store->list_archived(0, 10)->total, 0);
-    EXPECT_TRUE(store->load_live_games()->empty());
+    EXPECT_TRUE(live_games(*store)->empty());
     EXPECT_EQ(store->schema_version(), Store::kSchemaVersion);
     // The same ids are free again, and the journal takes moves from ply 1 as for a new game.
-    ASSERT_TRUE(store->begin_live_game(sample_live("a", 10)));
-    ASSERT_TRUE(store->append_moves(std::vector<JournalMove>{move_of("a", 1)}));
+    ASSERT_EQ(refused(*store, {start_record(sample_live("a", 10))}), kNone);
+    ASSERT_EQ(refused(*store, {move_record("a", 1)}), kNone);
     ASSERT_TRUE(store->archive_game(sample_game("g1", "alice", "bob", 1'700'000'000'000)));
-    EXPECT_EQ(store->load_live_games()->at(0).moves.size(), 1u);
+    EXPECT_EQ(live_games(*store)->at(0).moves.size(), 1u);
 }
 
 TEST_F(StoreTest, JournalGroupAppendReloadsInOrder) {
     auto store = Store::open(db_path());
     ASSERT_TRUE(store);
-    ASSERT_TRUE(store->begin_live_game(sample_live("b", 20)));
-    ASSERT_TRUE(store->begin_live_game(sample_live("a", 10)));
+    ASSERT_EQ(refused(*store, {start_record(sample_live("b", 20))}), kNone);
+    ASSERT_EQ(refused(*store, {start_record(sample_live("a", 10))}), kNone);
     // One batch, the two games interleaved as one event-loop turn would accept them.
-    std::vector<JournalMove> batch;
+    std::vector<JournalRecord> batch;
     for (int ply = 1; ply <= 150; ++ply) {
-        batch.push_back(move_of("a", ply));
-        batch.push_back(move_of("b", ply));
+        batch.push_back(move_record("a", ply));
+        batch.push_back(move_record("b", ply));
     }
-    ASSERT_TRUE(store->append_moves(batch));
-    ASSERT_TRUE(store->append_moves(std::vector<JournalMove>{move_of("b", 151)}));
-    ASSERT_TRUE(store->append_moves({}));
+    ASSERT_EQ(refused(*store, batch), kNone);
+    ASSERT_EQ(refused(*store, {move_record("b", 151)}), kNone);
+    ASSERT_EQ(refused(*store, {}), kNone);
 
-    auto live = store->load_live_games();
+    auto live = live_games(*store);
     ASSERT_TRUE(live) << live.error().message;
     ASSERT_EQ(live->size(), 2u);
     EXPECT_EQ((*live)[0].record.id, "a");  // oldest first
@@ -377,75 +404,68 @@ TEST_F(StoreTest, JournalGroupAppendReloadsInOrder) {
     }
 }
 
-TEST_F(StoreTest, DuplicatePlyIsRejectedAndNothingChanges) {
+TEST_F(StoreTest, DuplicatePlyIsRejectedAndChangesNothing) {
     auto store = Store::open(db_path());
     ASSERT_TRUE(store);
-    ASSERT_TRUE(store->begin_live_game(sample_live("g", 1)));
-    ASSERT_TRUE(store->begin_live_game(sample_live("h", 2)));
-    ASSERT_TRUE(store->append_moves(std::vector<JournalMove>{move_of("g", 1), move_of("g", 2), move_of("g", 3)}));
+    ASSERT_EQ(refused(*store, {start_record(sample_live("g", 1)), start_record(sample_live("h", 2))}), kNone);
+    ASSERT_EQ(refused(*store, {move_record("g", 1), move_record("g", 2), move_record("g", 3)}), kNone);
 
-    // Good moves for both games ahead of the bad one are rolled back with it.
-    const std::vector<std::vector<JournalMove>> refused = {
-        {move_of("h", 1), move_of("g", 4), move_of("g", 3)},  // ply 3 again
-        {move_of("h", 1), move_of("g", 5)},                   // a gap
-        {move_of("h", 1), move_of("h", 1)},                   // twice in one batch
-        {move_of("h", 1), move_of("nobody", 1)},              // no such game
+    // Each refused move is undone alone; the good move of the turn stands.
+    JournalRecord bad = move_record("g", 4);
+    std::get<JournalAppend>(bad).move.iccs = "z9z9";
+    const std::vector<JournalRecord> turn = {
+        move_record("g", 3),       // ply 3 again
+        move_record("g", 5),       // a gap
+        move_record("h", 1),       // good
+        move_record("h", 1),       // twice in one turn
+        move_record("nobody", 1),  // no such game
+        bad,                       // not a move
     };
-    for (const auto& batch : refused) {
-        auto r = store->append_moves(batch);
-        ASSERT_FALSE(r);
-        EXPECT_EQ(r.error().code, StoreErrorCode::Constraint) << r.error().message;
-    }
-    auto live = store->load_live_games();
+    using enum StoreErrorCode;
+    EXPECT_EQ(refused(*store, turn),
+              (std::vector{Constraint, Constraint, Constraint, Constraint, InvalidArgument}));
+    auto live = live_games(*store);
     ASSERT_TRUE(live);
     ASSERT_EQ(live->size(), 2u);
     EXPECT_EQ((*live)[0].moves, (std::vector<JournalMove>{move_of("g", 1), move_of("g", 2), move_of("g", 3)}));
-    EXPECT_TRUE((*live)[1].moves.empty());
-
-    JournalMove bad = move_of("g", 4);
-    bad.iccs = "z9z9";
-    auto syntax = store->append_moves(std::vector<JournalMove>{bad});
-    ASSERT_FALSE(syntax);
-    EXPECT_EQ(syntax.error().code, StoreErrorCode::InvalidArgument);
-    EXPECT_TRUE(store->append_moves(std::vector<JournalMove>{move_of("g", 4)}));  // the store still works
+    EXPECT_EQ((*live)[1].moves, (std::vector<JournalMove>{move_of("h", 1)}));
+    EXPECT_EQ(refused(*store, {move_record("g", 4)}), kNone);  // the store still works
 }
 
 TEST_F(StoreTest, FinishMovesTheGameToTheArchive) {
     auto store = Store::open(db_path());
     ASSERT_TRUE(store);
-    ASSERT_TRUE(store->begin_live_game(sample_live("g", 1000)));
-    ASSERT_TRUE(store->begin_live_game(sample_live("other", 2000)));
-    ASSERT_TRUE(store->append_moves(std::vector<JournalMove>{move_of("g", 1), move_of("g", 2), move_of("g", 3)}));
+    ASSERT_EQ(refused(*store, {start_record(sample_live("g", 1000)), start_record(sample_live("other", 2000)),
+                               move_record("g", 1), move_record("g", 2), move_record("g", 3)}),
+              kNone);
 
-    const GameEnding ending{xq::Result::Draw, xq::Reason::Agreement, "Drawn by agreement.", "[pgn]", std::nullopt,
-                            9000};
-    auto archived = store->finish_live_game("g", ending);
-    ASSERT_TRUE(archived) << archived.error().message;
-    EXPECT_EQ(archived->moves, "h9g7 e2h2 g7h9");
-    EXPECT_EQ(archived->started_at_ms, 1000);
-    EXPECT_EQ(archived->ended_at_ms, 9000);
-    EXPECT_EQ(archived->time_control, (TimeControlRecord{600, 10, 0}));
+    ArchivedGame ending = sample_game("g", "alice", "bob", 9000);
+    ending.time_control = {600, 10, 0};
+    ending.moves = "h9g7 e2h2 g7h9";
+    ending.result = xq::Result::Draw;
+    ending.reason = xq::Reason::Agreement;
+    ending.explanation = "Drawn by agreement.";
+    ending.pgn = "[pgn]";
+    ending.started_at_ms = 1000;
+    ASSERT_EQ(refused(*store, {JournalFinish{ending}}), kNone);
 
     auto fetched = store->fetch_archived("g");
     ASSERT_TRUE(fetched);
-    EXPECT_EQ(*fetched, *archived);
+    EXPECT_EQ(*fetched, ending);
     auto page = store->list_archived(0, 10, "alice");
     ASSERT_TRUE(page);
     ASSERT_EQ(page->total, 1);
     EXPECT_EQ(page->games[0].ply_count, 3);
 
-    auto live = store->load_live_games();
+    auto live = live_games(*store);
     ASSERT_TRUE(live);
     ASSERT_EQ(live->size(), 1u);
     EXPECT_EQ((*live)[0].record.id, "other");
     EXPECT_EQ(raw_int(db_path(), "SELECT count(*) FROM games WHERE red_token IS NOT NULL"), 1);
 
-    auto late = store->append_moves(std::vector<JournalMove>{move_of("g", 4)});
-    ASSERT_FALSE(late);
-    EXPECT_EQ(late.error().code, StoreErrorCode::Constraint);
-    auto twice = store->finish_live_game("g", ending);
-    ASSERT_FALSE(twice);
-    EXPECT_EQ(twice.error().code, StoreErrorCode::NotFound);
+    // The game takes no more moves, and is archived once (its id is taken).
+    EXPECT_EQ(refused(*store, {move_record("g", 4)}), (std::vector{StoreErrorCode::Constraint}));
+    EXPECT_EQ(refused(*store, {JournalFinish{ending}}), (std::vector{StoreErrorCode::Constraint}));
     auto still_live = store->fetch_archived("other");
     ASSERT_FALSE(still_live);
     EXPECT_EQ(still_live.error().code, StoreErrorCode::NotFound);
