@@ -54,6 +54,7 @@ struct CommandLine {
     std::size_t per_address = 64;
     int bots = 0;
     int grace_seconds = 60;
+    int first_move_seconds = 30;
     double rate_per_second = 20, rate_burst = 40;
     std::string bot_levels = "2,4,6", bot_time_control = "5+3";
 };
@@ -76,6 +77,9 @@ po::options_description describe(CommandLine& line) {
         "connections allowed from one client address")(
         "grace-seconds", po::value(&line.grace_seconds)->default_value(line.grace_seconds),
         "how long a dropped player may take to resume before the opponent may claim the game")(
+        "first-move-seconds", po::value(&line.first_move_seconds)->default_value(line.first_move_seconds),
+        "how long each side may take over its first move before the game is aborted (no clock runs until "
+        "both have moved)")(
         "rate-limit", po::value(&line.rate_per_second)->default_value(line.rate_per_second),
         "requests per second each connection may make (pings are free); 0 turns the limit off")(
         "rate-burst", po::value(&line.rate_burst)->default_value(line.rate_burst),
@@ -125,6 +129,9 @@ std::expected<ServerConfig, std::string> server_config(const CommandLine& line) 
         return std::unexpected(
             "--grace-seconds must be 0 to 86400, --rate-limit at least 0, --rate-burst at least 1");
     config.grace = std::chrono::seconds(line.grace_seconds);
+    if (line.first_move_seconds < 1 || line.first_move_seconds > 3600)
+        return std::unexpected("--first-move-seconds must be 1 to 3600");
+    config.first_move = std::chrono::seconds(line.first_move_seconds);
     config.rate.per_second = line.rate_per_second;
     config.rate.burst = line.rate_burst;
     return config;
