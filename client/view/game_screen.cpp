@@ -95,9 +95,9 @@ float GameScreen::draw_player(sf::RenderTarget& target, Color side, Rect r, Time
     const sf::Font& font = ctx_.resources.font();
     const bool running = game.clock().running() == side && !game.result();
     // Before the clocks start, the side to move has a first-move allowance instead.
-    const auto first_move = game.result() || game.game().position().side_to_move() != side
-                                ? std::nullopt
-                                : game.clock().first_move_left(now);
+    const auto first_move_left = game.clock().first_move_left(now);
+    const bool awaiting_first = first_move_left && !game.result() && game.game().position().side_to_move() == side;
+    const Millis first_move = first_move_left.value_or(0);
     ui::box(target, r, ui::color::kPanel, running ? ui::color::kAccent : ui::color::kPanelLine, running ? 2.0f : 1.0f);
     // A small general as the side's badge.
     const Piece general = make_piece(side, PieceType::General);
@@ -150,10 +150,10 @@ float GameScreen::draw_player(sf::RenderTarget& target, Color side, Rect r, Time
         if (const auto cap = game.clock().move_cap_left(now))
             ui::text(target, font, "move " + format_clock(*cap), {face.x + face.w / 2, face.y + face.h - 16}, 11,
                      ui::color::kMuted, ui::Align::Center);
-    } else if (first_move) {
+    } else if (awaiting_first) {
         // The clocks wait for both first moves; a first move that never comes aborts the game.
-        ui::text(target, font, "first move " + format_clock(*first_move), {face.x + face.w / 2, face.y + face.h - 16},
-                 11, *first_move < 10'000 ? ui::color::kDanger : ui::color::kAccent, ui::Align::Center);
+        ui::text(target, font, "first move " + format_clock(first_move), {face.x + face.w / 2, face.y + face.h - 16},
+                 11, first_move < 10'000 ? ui::color::kDanger : ui::color::kAccent, ui::Align::Center);
     }
     return r.h;
 }

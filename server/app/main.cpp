@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <csignal>
 #include <expected>
+#include <functional>
 #include <iostream>
 #include <malloc.h>
 #include <sqlite3.h>
@@ -55,6 +56,7 @@ struct CommandLine {
     int bots = 0;
     int grace_seconds = 60;
     int first_move_seconds = 30;
+    int parent_pid = 0;
     double rate_per_second = 20, rate_burst = 40;
     std::string bot_levels = "2,4,6", bot_time_control = "5+3";
 };
@@ -84,6 +86,9 @@ po::options_description describe(CommandLine& line) {
         "requests per second each connection may make (pings are free); 0 turns the limit off")(
         "rate-burst", po::value(&line.rate_burst)->default_value(line.rate_burst),
         "requests a quiet connection may make at once")(
+        "parent-pid", po::value(&line.parent_pid)->default_value(line.parent_pid),
+        "stop (as on SIGTERM) once process PID is no longer this server's parent: the client that "
+        "started it has ended, however it ended; 0: never")(
         "bots", po::value(&line.bots)->default_value(line.bots),
         "keep this many computer opponents (xiangqi-bot) in the lobby")(
         "bot-levels", po::value(&line.bot_levels)->default_value(line.bot_levels),
@@ -168,18 +173,36 @@ std::string bot_host(const asio::ip::address& listen) {
                                    : listen.to_string();
 }
 
-// Serves until SIGINT or SIGTERM: 0 then, 1 when the server fails to start or run.
-int serve(const ServerConfig& config, const Bots& bots) {
+// Calls `gone` once process `parent` is no longer ours (it ended and we were handed to another).
+// Polled: a child cannot be told of its parent's death reliably otherwise (PR_SET_PDEATHSIG fires
+// when the spawning thread ends, not the process).
+void watch_parent(asio::steady_timer& timer, pid_t parent, std::function<void()> gone) {
+    if (::getppid() != parent) return gone();
+    timer.expires_after(std::chrono::milliseconds(250));
+    timer.async_wait([&timer, parent, gone = std::move(gone)](const boost::system::error_code& ec) mutable {
+        if (!ec) watch_parent(timer, parent, std::move(gone));
+    });
+}
+
+// Serves until SIGINT or SIGTERM, or until `parent` (when not 0) has ended: 0 then, 1 when the
+// server fails to start or run.
+int serve(const ServerConfig& config, const Bots& bots, pid_t parent) {
     try {
         asio::io_context io(1);
         Server server(io, config);
         std::optional<BotKeeper> keeper;
         asio::signal_set signals(io, SIGINT, SIGTERM);
-        signals.async_wait([&](const boost::system::error_code&, int) {
-            log(LogLevel::Info, "shutting down");
+        asio::steady_timer parent_timer(io);
+        const auto shut_down = [&](const char* why) {
+            log(LogLevel::Info, "shutting down: ", why);
             if (keeper) keeper->stop();
             server.stop();
+            signals.cancel();
+            parent_timer.cancel();
             io.stop();
+        };
+        signals.async_wait([&](const boost::system::error_code& ec, int) {
+            if (!ec) shut_down("a signal");
         });
         std::signal(SIGPIPE, SIG_IGN);
         server.start();
@@ -189,6 +212,7 @@ int serve(const ServerConfig& config, const Bots& bots) {
                            bots.specs);
             keeper->start();
         }
+        if (parent != 0) watch_parent(parent_timer, parent, [&] { shut_down("the parent process has ended"); });
         io.run();
     } catch (const std::exception& e) {
         std::cerr << "xiangqi-server: " << e.what() << "\n";
@@ -226,5 +250,6 @@ int main(int argc, char** argv) {
     if (!config) return bad_option(config.error());
     const auto bots = bot_setup(line);
     if (!bots) return bad_option(bots.error());
-    return serve(*config, *bots);
+    if (line.parent_pid < 0) return bad_option("--parent-pid must be a process id, or 0");
+    return serve(*config, *bots, static_cast<pid_t>(line.parent_pid));
 }
