@@ -42,6 +42,7 @@ std::expected<Process, EngineError> Process::spawn(const std::filesystem::path& 
     posix_spawn_file_actions_adddup2(&actions, fds[1], STDIN_FILENO);
     posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);  // the engine gets its pipe and nothing else
 
     std::string path = binary.string();
     std::vector<std::string> storage{path};

@@ -100,11 +100,13 @@ void fill(pb::Clock& out, const Clock& in) {
     out.set_black_ms(in.black_ms);
     out.set_running(wire_side(in.running));
     if (in.move_cap_ms) out.set_move_cap_ms(*in.move_cap_ms);
+    if (in.first_move_ms) out.set_first_move_ms(*in.first_move_ms);
 }
 
 Clock read(const pb::Clock& in, Reader& r) {
-    Clock out{in.red_ms(), in.black_ms(), r.side(in.running(), "clock.running"), std::nullopt};
+    Clock out{in.red_ms(), in.black_ms(), r.side(in.running(), "clock.running"), std::nullopt, std::nullopt};
     if (in.has_move_cap_ms()) out.move_cap_ms = in.move_cap_ms();
+    if (in.has_first_move_ms()) out.first_move_ms = in.first_move_ms();
     return out;
 }
 

@@ -83,6 +83,8 @@ struct Clock {
     Millis black_ms = 0;
     std::optional<Side> running;        // none: no clock runs
     std::optional<Millis> move_cap_ms;  // time left under the per-move cap for the running side
+    // Before the clocks start: the side to move's time left for its first move (then: aborted).
+    std::optional<Millis> first_move_ms{};
     friend bool operator==(const Clock&, const Clock&) = default;
 };
 

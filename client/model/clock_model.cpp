@@ -17,6 +17,7 @@ void ClockModel::stop() {
     values_.black_ms = remaining(Color::Black, now);
     values_.running.reset();
     values_.move_cap_ms.reset();
+    values_.first_move_ms.reset();
 }
 
 Millis ClockModel::elapsed(TimePoint now) const {
@@ -33,6 +34,11 @@ Millis ClockModel::remaining(Color side, TimePoint now) const {
 std::optional<Millis> ClockModel::move_cap_left(TimePoint now) const {
     if (!values_.move_cap_ms || !values_.running) return std::nullopt;
     return std::max<Millis>(0, *values_.move_cap_ms - elapsed(now));
+}
+
+std::optional<Millis> ClockModel::first_move_left(TimePoint now) const {
+    if (!values_.first_move_ms) return std::nullopt;
+    return std::max<Millis>(0, *values_.first_move_ms - elapsed(now));
 }
 
 bool ClockModel::low(Color side, TimePoint now) const {

@@ -21,6 +21,9 @@ struct ClockValues {
     Millis black_ms = 0;
     std::optional<Color> running;
     std::optional<Millis> move_cap_ms;  // time left for the current move under a per-move cap
+    // Before the clocks start: the side to move's time left for its first move (then the server
+    // aborts the game).
+    std::optional<Millis> first_move_ms{};
 };
 
 class ClockModel {
@@ -31,6 +34,8 @@ public:
 
     Millis remaining(Color side, TimePoint now) const;
     std::optional<Millis> move_cap_left(TimePoint now) const;
+    // Counted down locally like a running clock; none once the clocks have started.
+    std::optional<Millis> first_move_left(TimePoint now) const;
     std::optional<Color> running() const { return values_.running; }
     // Low time: under 20 seconds on the clock, or under 10 seconds left for the move.
     bool low(Color side, TimePoint now) const;

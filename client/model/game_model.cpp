@@ -163,9 +163,16 @@ void GameModel::deselect() {
 }
 
 std::optional<Move> GameModel::click(Square s) {
+    // A click on an old position returns to the game and counts there.
+    if (!follow_live_ && role_ != Role::Replay) go_live();
     if (!can_move()) {
-        if (!follow_live_ && role_ != Role::Replay) go_live();  // a click on an old position returns to the game
         deselect();
+        const Piece piece = positions_.back().at(s);
+        const bool mine = my_side() && piece != Piece::None && color_of(piece) == *my_side();
+        if (mine && phase_ == Phase::Playing && !result_ && !pending_) {
+            notice_ = "It is your opponent's turn.";
+            cues_.push_back(SoundCue::Refused);
+        }
         return std::nullopt;
     }
     const Position& pos = positions_.back();
@@ -180,6 +187,9 @@ std::optional<Move> GameModel::click(Square s) {
     if (!selected_) return std::nullopt;
     const auto it = std::find_if(highlights_.begin(), highlights_.end(), [&](const Highlight& h) { return h.to == s; });
     if (it == highlights_.end()) {
+        // Not one of the marked points: say so rather than drop the piece without a word.
+        notice_ = "The " + std::string(to_string(type_of(pos.at(*selected_)))) + " cannot move there.";
+        cues_.push_back(SoundCue::Refused);
         deselect();
         return std::nullopt;
     }
@@ -299,6 +309,13 @@ std::vector<SoundCue> GameModel::take_cues() {
     std::vector<SoundCue> out;
     out.swap(cues_);
     return out;
+}
+
+std::optional<Millis> GameModel::grace_left(Color side, TimePoint now) const {
+    const SeatInfo& s = seat(side);
+    if (s.connected || !s.grace_ms) return std::nullopt;
+    const auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(now - s.received).count();
+    return std::max<Millis>(0, *s.grace_ms - std::max<Millis>(0, elapsed));
 }
 
 }  // namespace xq::client

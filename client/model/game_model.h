@@ -47,6 +47,7 @@ struct SeatInfo {
     std::string name;
     bool connected = true;
     std::optional<Millis> grace_ms;  // while disconnected: time before the opponent may claim
+    TimePoint received{};            // when grace_ms was true: it counts down from here
 };
 
 struct ChatEntry {
@@ -86,7 +87,11 @@ public:
     std::expected<void, std::string> take_back(int plies);
     void finish(ResultInfo result);
     void set_clock(const ClockValues& values, TimePoint received) { clock_.set(values, received); }
-    void set_seat(Color side, SeatInfo info) { seats_[index_of(side)] = std::move(info); }
+    // `info.grace_ms` is as of `received`; it counts down from then, like a running clock.
+    void set_seat(Color side, SeatInfo info, TimePoint received = SteadyClock::now()) {
+        info.received = received;
+        seats_[index_of(side)] = std::move(info);
+    }
     void set_offer(OfferType kind, std::optional<Color> by);
     void set_spectators(std::uint32_t count) { spectators_ = count; }
     void add_chat(ChatEntry entry);
@@ -134,6 +139,9 @@ public:
     std::vector<Piece> captured(Color side) const;
     const ClockModel& clock() const { return clock_; }
     const SeatInfo& seat(Color side) const { return seats_[index_of(side)]; }
+    // A disconnected player's time left to come back at `now` (0 once run out: the opponent may
+    // claim); none while connected or when the server gave no grace.
+    std::optional<Millis> grace_left(Color side, TimePoint now) const;
     std::optional<Color> offer_by(OfferType kind) const { return offers_[static_cast<int>(kind)]; }
     std::uint32_t spectators() const { return spectators_; }
     const std::vector<ChatEntry>& chat() const { return chat_; }

@@ -140,7 +140,9 @@ std::expected<LocalServer, std::string> LocalServer::start(const LocalServerOpti
                                      "--listen", host + ":" + std::to_string(options.port),
                                      "--name", options.name,
                                      "--discovery-port", std::to_string(options.discovery_port.value_or(0)),
-                                     "--log-level", "info"};  // the ready line is logged at info
+                                     "--log-level", "info",  // the ready line is logged at info
+                                     // It ends with this client, however the client ends.
+                                     "--parent-pid", std::to_string(::getpid())};
     if (!options.db.empty()) {
         args.push_back("--db");
         args.push_back(options.db.string());
@@ -160,6 +162,8 @@ std::expected<LocalServer, std::string> LocalServer::start(const LocalServerOpti
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 1);
     posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], 2);
+    // Nothing else of ours: the window's sockets and files are not the server's to hold.
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     // A clean slate for signals: the server relies on SIGTERM, whatever this process blocks or ignores.
     posix_spawnattr_t attributes;
     posix_spawnattr_init(&attributes);

@@ -20,7 +20,9 @@ inline OfferType to_offer(proto::OfferKind kind) {
 inline proto::OfferKind to_proto(OfferType kind) {
     return kind == OfferType::Draw ? proto::OfferKind::Draw : proto::OfferKind::Takeback;
 }
-inline ClockValues to_clock(const proto::Clock& c) { return {c.red_ms, c.black_ms, to_color(c.running), c.move_cap_ms}; }
+inline ClockValues to_clock(const proto::Clock& c) {
+    return {c.red_ms, c.black_ms, to_color(c.running), c.move_cap_ms, c.first_move_ms};
+}
 inline TimeControlChoice to_choice(const proto::TimeControl& tc) {
     return {tc.base_minutes, tc.increment_seconds, tc.move_cap_seconds};
 }

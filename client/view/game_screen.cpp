@@ -94,6 +94,10 @@ float GameScreen::draw_player(sf::RenderTarget& target, Color side, Rect r, Time
     const GameModel& game = ctx_.game;
     const sf::Font& font = ctx_.resources.font();
     const bool running = game.clock().running() == side && !game.result();
+    // Before the clocks start, the side to move has a first-move allowance instead.
+    const auto first_move_left = game.clock().first_move_left(now);
+    const bool awaiting_first = first_move_left && !game.result() && game.game().position().side_to_move() == side;
+    const Millis first_move = first_move_left.value_or(0);
     ui::box(target, r, ui::color::kPanel, running ? ui::color::kAccent : ui::color::kPanelLine, running ? 2.0f : 1.0f);
     // A small general as the side's badge.
     const Piece general = make_piece(side, PieceType::General);
@@ -112,9 +116,12 @@ float GameScreen::draw_player(sf::RenderTarget& target, Color side, Rect r, Time
     const float clock_w = 130;
     ui::text(target, font, ui::elide(font, name, 19, r.w - clock_w - 60), {r.x + 46, r.y + 12}, 19, ui::color::kText);
     std::string sub;
-    if (!seat.connected) {
+    if (!seat.connected && game.result()) {
+        sub = "left";  // the game is over: there is nothing to return to
+    } else if (!seat.connected) {
         sub = "disconnected";
-        if (seat.grace_ms) sub += *seat.grace_ms > 0 ? " — may return for " + format_clock(*seat.grace_ms) : " — may be claimed";
+        if (const auto left = game.grace_left(side, now))
+            sub += *left > 0 ? " — may return for " + format_clock(*left) : " — may be claimed";
     }
     if (!sub.empty()) ui::text(target, font, sub, {r.x + 46, r.y + 38}, 13, ui::color::kDanger);
     // What this side has taken: the other side's missing pieces, as small discs.
@@ -143,6 +150,10 @@ float GameScreen::draw_player(sf::RenderTarget& target, Color side, Rect r, Time
         if (const auto cap = game.clock().move_cap_left(now))
             ui::text(target, font, "move " + format_clock(*cap), {face.x + face.w / 2, face.y + face.h - 16}, 11,
                      ui::color::kMuted, ui::Align::Center);
+    } else if (awaiting_first) {
+        // The clocks wait for both first moves; a first move that never comes aborts the game.
+        ui::text(target, font, "first move " + format_clock(first_move), {face.x + face.w / 2, face.y + face.h - 16},
+                 11, first_move < 10'000 ? ui::color::kDanger : ui::color::kAccent, ui::Align::Center);
     }
     return r.h;
 }
@@ -183,7 +194,7 @@ void GameScreen::draw_moves(sf::RenderTarget& target, ui::Input& in, Rect r) {
         ui::text(target, font, "No moves yet", {r.x + r.w / 2, r.y + r.h / 2 - 10}, 15, ui::color::kMuted, ui::Align::Center);
 }
 
-float GameScreen::draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r) {
+float GameScreen::draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r, TimePoint now) {
     GameModel& game = ctx_.game;
     if (!ctx_.actions || game.result()) return 0;
     const sf::Font& font = ctx_.resources.font();
@@ -210,7 +221,7 @@ float GameScreen::draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r) {
     // The opponent left and its grace period ran out: the player may take the game.
     if (me && game.phase() == Phase::Playing) {
         const SeatInfo& other = game.seat(~*me);
-        if (!other.connected && other.grace_ms && *other.grace_ms <= 0) {
+        if (const auto left = game.grace_left(~*me, now); !other.connected && left && *left <= 0) {
             const Rect row{r.x, r.y + used, r.w, 40};
             ui::box(target, row, sf::Color(70, 40, 36), ui::color::kDanger, 1);
             ui::text(target, font, "Your opponent has left", {row.x + 10, row.y + 10}, 15, ui::color::kText);
@@ -224,7 +235,7 @@ float GameScreen::draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r) {
     return used;
 }
 
-void GameScreen::draw_buttons(sf::RenderTarget& target, ui::Input& in, Rect r) {
+void GameScreen::draw_buttons(sf::RenderTarget& target, ui::Input& in, Rect r, TimePoint now) {
     GameModel& game = ctx_.game;
     const sf::Font& font = ctx_.resources.font();
     const bool playing = game.phase() == Phase::Playing && !game.result() && ctx_.actions;
@@ -239,8 +250,17 @@ void GameScreen::draw_buttons(sf::RenderTarget& target, ui::Input& in, Rect r) {
     const bool can_abort = player && game.ply_count() < 2 && !local;
     if (can_abort) {
         if (ui::button(target, font, in, cell(0, 0), "Abort")) ctx_.actions->abort_game();
-    } else if (ui::button(target, font, in, cell(0, 0), "Resign", player)) {
-        ctx_.actions->resign();
+    } else {
+        // One click arms, a second within a few seconds resigns: a stray click never loses a game.
+        const bool confirming = player && confirm_resign_until_ && now < *confirm_resign_until_;
+        if (ui::button(target, font, in, cell(0, 0), confirming ? "Sure?" : "Resign", player, confirming)) {
+            if (confirming) {
+                confirm_resign_until_.reset();
+                ctx_.actions->resign();
+            } else {
+                confirm_resign_until_ = now + std::chrono::seconds(4);
+            }
+        }
     }
     const bool my_offer_pending = game.my_side() && game.offer_by(OfferType::Draw) == game.my_side();
     if (ui::button(target, font, in, cell(0, 1), ctx_.hotseat ? "Draw" : "Offer draw", player && !my_offer_pending))
@@ -374,8 +394,8 @@ void GameScreen::draw_panel(sf::RenderTarget& target, ui::Input& in, TimePoint n
         ui::text(target, font, std::to_string(game.spectators()) + " watching", {x + w, y}, 13, ui::color::kMuted,
                  ui::Align::Right);
     y += 26;
-    y += draw_offers(target, in, {x, y, w, 92});
-    draw_buttons(target, in, {x, y, w, 4 * 38});
+    y += draw_offers(target, in, {x, y, w, 92}, now);
+    draw_buttons(target, in, {x, y, w, 4 * 38}, now);
     y += 4 * 38 + 8;
     if (!ctx_.hotseat && !ctx_.computer) draw_chat(target, in, {x, y, w, chat_h});
     ui::text(target, font, ui::elide(font, ctx_.status, 12, w), {x, p.h - 20}, 12, ui::color::kMuted);

@@ -2,6 +2,8 @@
 // The game: the board on the left; on the right the players with their clocks and captures, the
 // move list, the buttons, offers, chat, and the result once there is one.
 
+#include <optional>
+
 #include <SFML/Graphics.hpp>
 
 #include "client/model/layout.h"
@@ -21,8 +23,8 @@ private:
     void draw_panel(sf::RenderTarget& target, ui::Input& in, TimePoint now, Rect panel);
     float draw_player(sf::RenderTarget& target, Color side, Rect r, TimePoint now);
     void draw_moves(sf::RenderTarget& target, ui::Input& in, Rect r);
-    float draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r);
-    void draw_buttons(sf::RenderTarget& target, ui::Input& in, Rect r);
+    float draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r, TimePoint now);
+    void draw_buttons(sf::RenderTarget& target, ui::Input& in, Rect r, TimePoint now);
     void draw_chat(sf::RenderTarget& target, ui::Input& in, Rect r);
     void draw_result(sf::RenderTarget& target, ui::Input& in, const BoardGeometry& g);
     std::string status_line() const;
@@ -35,6 +37,8 @@ private:
     sf::RenderTexture panel_layer_;
     TimePoint panel_drawn_{};
     bool typed_ = false;  // a key since the panel was last painted
+    // Resign asks first: a second click before this time resigns.
+    std::optional<TimePoint> confirm_resign_until_;
 };
 
 }  // namespace xq::client

@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <csignal>
 #include <expected>
+#include <functional>
 #include <iostream>
 #include <malloc.h>
 #include <sqlite3.h>
@@ -54,6 +55,8 @@ struct CommandLine {
     std::size_t per_address = 64;
     int bots = 0;
     int grace_seconds = 60;
+    int first_move_seconds = 30;
+    int parent_pid = 0;
     double rate_per_second = 20, rate_burst = 40;
     std::string bot_levels = "2,4,6", bot_time_control = "5+3";
 };
@@ -76,10 +79,16 @@ po::options_description describe(CommandLine& line) {
         "connections allowed from one client address")(
         "grace-seconds", po::value(&line.grace_seconds)->default_value(line.grace_seconds),
         "how long a dropped player may take to resume before the opponent may claim the game")(
+        "first-move-seconds", po::value(&line.first_move_seconds)->default_value(line.first_move_seconds),
+        "how long each side may take over its first move before the game is aborted (no clock runs until "
+        "both have moved)")(
         "rate-limit", po::value(&line.rate_per_second)->default_value(line.rate_per_second),
         "requests per second each connection may make (pings are free); 0 turns the limit off")(
         "rate-burst", po::value(&line.rate_burst)->default_value(line.rate_burst),
         "requests a quiet connection may make at once")(
+        "parent-pid", po::value(&line.parent_pid)->default_value(line.parent_pid),
+        "stop (as on SIGTERM) once process PID is no longer this server's parent: the client that "
+        "started it has ended, however it ended; 0: never")(
         "bots", po::value(&line.bots)->default_value(line.bots),
         "keep this many computer opponents (xiangqi-bot) in the lobby")(
         "bot-levels", po::value(&line.bot_levels)->default_value(line.bot_levels),
@@ -125,6 +134,9 @@ std::expected<ServerConfig, std::string> server_config(const CommandLine& line) 
         return std::unexpected(
             "--grace-seconds must be 0 to 86400, --rate-limit at least 0, --rate-burst at least 1");
     config.grace = std::chrono::seconds(line.grace_seconds);
+    if (line.first_move_seconds < 1 || line.first_move_seconds > 3600)
+        return std::unexpected("--first-move-seconds must be 1 to 3600");
+    config.first_move = std::chrono::seconds(line.first_move_seconds);
     config.rate.per_second = line.rate_per_second;
     config.rate.burst = line.rate_burst;
     return config;
@@ -161,18 +173,36 @@ std::string bot_host(const asio::ip::address& listen) {
                                    : listen.to_string();
 }
 
-// Serves until SIGINT or SIGTERM: 0 then, 1 when the server fails to start or run.
-int serve(const ServerConfig& config, const Bots& bots) {
+// Calls `gone` once process `parent` is no longer ours (it ended and we were handed to another).
+// Polled: a child cannot be told of its parent's death reliably otherwise (PR_SET_PDEATHSIG fires
+// when the spawning thread ends, not the process).
+void watch_parent(asio::steady_timer& timer, pid_t parent, std::function<void()> gone) {
+    if (::getppid() != parent) return gone();
+    timer.expires_after(std::chrono::milliseconds(250));
+    timer.async_wait([&timer, parent, gone = std::move(gone)](const boost::system::error_code& ec) mutable {
+        if (!ec) watch_parent(timer, parent, std::move(gone));
+    });
+}
+
+// Serves until SIGINT or SIGTERM, or until `parent` (when not 0) has ended: 0 then, 1 when the
+// server fails to start or run.
+int serve(const ServerConfig& config, const Bots& bots, pid_t parent) {
     try {
         asio::io_context io(1);
         Server server(io, config);
         std::optional<BotKeeper> keeper;
         asio::signal_set signals(io, SIGINT, SIGTERM);
-        signals.async_wait([&](const boost::system::error_code&, int) {
-            log(LogLevel::Info, "shutting down");
+        asio::steady_timer parent_timer(io);
+        const auto shut_down = [&](const char* why) {
+            log(LogLevel::Info, "shutting down: ", why);
             if (keeper) keeper->stop();
             server.stop();
+            signals.cancel();
+            parent_timer.cancel();
             io.stop();
+        };
+        signals.async_wait([&](const boost::system::error_code& ec, int) {
+            if (!ec) shut_down("a signal");
         });
         std::signal(SIGPIPE, SIG_IGN);
         server.start();
@@ -182,6 +212,7 @@ int serve(const ServerConfig& config, const Bots& bots) {
                            bots.specs);
             keeper->start();
         }
+        if (parent != 0) watch_parent(parent_timer, parent, [&] { shut_down("the parent process has ended"); });
         io.run();
     } catch (const std::exception& e) {
         std::cerr << "xiangqi-server: " << e.what() << "\n";
@@ -219,5 +250,6 @@ int main(int argc, char** argv) {
     if (!config) return bad_option(config.error());
     const auto bots = bot_setup(line);
     if (!bots) return bad_option(bots.error());
-    return serve(*config, *bots);
+    if (line.parent_pid < 0) return bad_option("--parent-pid must be a process id, or 0");
+    return serve(*config, *bots, static_cast<pid_t>(line.parent_pid));
 }

@@ -15,7 +15,9 @@ Dispatcher::Dispatcher(DispatchConfig config, Store& store, DispatchLoop& loop, 
       outbox_(store, [&loop] { loop.post_release(); }),
       random_(std::move(random)),
       lobby_(random_, [] { return std::chrono::system_clock::now(); },
-             [this](const FinishedGame& game) { on_archive(game); }) {}
+             [this](const FinishedGame& game) { on_archive(game); }) {
+    lobby_.set_first_move_time(std::chrono::duration_cast<Millis>(config_.first_move));
+}
 
 std::vector<std::shared_ptr<Peer>> Dispatcher::peers() const {
     std::vector<std::shared_ptr<Peer>> out;

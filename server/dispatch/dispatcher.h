@@ -33,6 +33,8 @@ struct DispatchConfig {
     std::chrono::milliseconds spectator_count_interval{1000};
     // How long a disconnected player may take to resume before its opponent may claim the game.
     std::chrono::milliseconds grace{std::chrono::seconds(60)};
+    // How long each side may take over its first move before the game is aborted (room.h).
+    std::chrono::milliseconds first_move{Room::kFirstMoveTime};
     RateLimits rate;  // per connection; Ping is free
 };
 

@@ -84,9 +84,10 @@ proto::TimeControl time_control(const TimeControl& tc) {
 }
 
 proto::Clock clock(const ClockReading& reading) {
-    proto::Clock out{reading.red.count(), reading.black.count(), std::nullopt, std::nullopt};
+    proto::Clock out{reading.red.count(), reading.black.count(), std::nullopt, std::nullopt, std::nullopt};
     if (reading.running) out.running = side(*reading.running);
     if (reading.move_left) out.move_cap_ms = reading.move_left->count();
+    if (reading.first_move_left) out.first_move_ms = reading.first_move_left->count();
     return out;
 }
 
@@ -218,8 +219,8 @@ std::optional<proto::RoomEvent> room_event(const Room& room, const Event& e, boo
                                         outcome(body.result, body.reason, body.explanation, body.ply_count, body.plies),
                                         clock(body.clocks)};
             } else if constexpr (std::is_same_v<T, server::GameAborted>) {
-                return proto::GameAborted{id, v, side(body.by),
-                                          std::string(body.by == Color::Red ? "Red" : "Black") + " aborted the game."};
+                return proto::GameAborted{id, v, body.by ? std::optional(side(*body.by)) : std::nullopt,
+                                          body.explanation};
             } else {
                 return std::nullopt;
             }

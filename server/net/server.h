@@ -36,6 +36,8 @@ struct ServerConfig {
     std::chrono::milliseconds spectator_count_interval{1000};
     // How long a disconnected player may take to resume before its opponent may claim the game.
     std::chrono::milliseconds grace{std::chrono::seconds(60)};
+    // How long each side may take over its first move before the game is aborted.
+    std::chrono::milliseconds first_move{Room::kFirstMoveTime};
     RateLimits rate;  // per connection; Ping is free
     // How often ended rooms and abandoned waiting games are looked for.
     std::chrono::milliseconds sweep_period{std::chrono::seconds(15)};

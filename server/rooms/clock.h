@@ -37,6 +37,9 @@ struct ClockReading {
     Millis black{};
     std::optional<Color> running;
     std::optional<Millis> move_left{};  // under a per-move cap, while running: the running side's time for this move
+    // Before the clocks start (each side's first move): the side to move's time left to make it
+    // before the game is aborted. Filled by the room, which owns that rule.
+    std::optional<Millis> first_move_left{};
 
     Millis of(Color c) const { return c == Color::Red ? red : black; }
     friend bool operator==(const ClockReading&, const ClockReading&) = default;

@@ -35,6 +35,7 @@ Room& Lobby::add_room(TimeControl control, std::optional<std::string> join_code)
     // two rooms repeat each other's tokens.
     auto room = std::make_unique<Room>(id, control, [this] { return random_(); });
     room->set_end_hook([this](const Room& r, TimePoint now) { archive(r, now); });
+    room->set_first_move_time(first_move_time_);
     Room& ref = *room;
     rooms_.emplace(id, Entry{std::move(room), std::move(join_code)});
     return ref;

@@ -74,6 +74,10 @@ public:
     Lobby(const Lobby&) = delete;  // rooms call back into this object
     Lobby& operator=(const Lobby&) = delete;
 
+    // Each room's allowance for a first move (Room::kFirstMoveTime unless set), for rooms made or
+    // adopted from now on.
+    void set_first_move_time(Millis time) { first_move_time_ = time; }
+
     // A new room with the creator seated (colour chosen, or drawn at random).
     std::expected<Created, Error> create(CreateGame request, TimePoint now);
     // Takes the free seat of a waiting game; a private one needs its join code. Starts the game.
@@ -148,6 +152,7 @@ private:
     RandomSource random_;
     WallClock wall_;
     ArchiveSink archive_;
+    Millis first_move_time_ = Room::kFirstMoveTime;
     // Looked up on every request: hashed, since finished rooms linger a minute (thousands under load).
     std::unordered_map<RoomId, Entry> rooms_;
     std::vector<Waiter> waiting_;

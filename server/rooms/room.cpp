@@ -174,16 +174,40 @@ std::expected<Joined, Error> Room::join(Color color, std::string name, Participa
     return Joined{color, s.token, std::move(out)};
 }
 
-// Both seats are taken: Red's (or the start position's side's) clock starts now.
+// Both seats are taken: the game starts now, its clocks with the second move.
 void Room::start(Events& out, TimePoint now) {
     status_ = Status::Playing;
     started_at_ = now;
-    clock_.start(game_.position().side_to_move(), now);
+    await_first_move(now);
     // A host who dropped while waiting gets its whole grace period from the start: the time spent
     // waiting for an opponent is not time the joiner waited for it.
     for (Seat& s : seats_)
         if (s.taken && !s.connected) s.away_until = now + s.away_grace;
-    emit(out, GameStarted{seat(Color::Red).name, seat(Color::Black).name, clock_.reading(now)});
+    emit(out, GameStarted{seat(Color::Red).name, seat(Color::Black).name, reading(now)});
+}
+
+void Room::await_first_move(TimePoint now) {
+    clock_ = GameClock(clock_.control());
+    first_move_since_ = now;
+}
+
+std::optional<TimePoint> Room::first_move_deadline() const {
+    if (!first_move_since_ || status_ != Status::Playing) return std::nullopt;
+    return *first_move_since_ + first_move_time_;
+}
+
+std::optional<TimePoint> Room::deadline() const {
+    const auto flag = clock_.deadline();
+    const auto first = first_move_deadline();
+    if (flag && first) return std::min(*flag, *first);
+    return flag ? flag : first;
+}
+
+ClockReading Room::reading(TimePoint now) const {
+    ClockReading out = clock_.reading(now);
+    if (const auto due = first_move_deadline())
+        out.first_move_left = std::chrono::duration_cast<Millis>(std::max(SteadyClock::duration{}, *due - now));
+    return out;
 }
 
 std::expected<Joined, Error> Room::resume(std::string_view token, ParticipantId who) {
@@ -297,7 +321,7 @@ Snapshot Room::snapshot(TimePoint now) const {
     snap.status = status_;
     snap.start_fen = to_fen(game_.start());
     for (Move m : game_.moves()) snap.moves.push_back(to_iccs(m));
-    snap.clocks = clock_.reading(now);
+    snap.clocks = reading(now);
     for (Color c : {Color::Red, Color::Black})
         snap.seats[static_cast<std::size_t>(index_of(c))] =
             SeatView{seat(c).taken, seat(c).name, seat(c).connected, grace_left(c, now)};

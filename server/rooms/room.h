@@ -8,7 +8,10 @@
 // kHistory events are kept so a client that reconnects can catch up (events_since).
 //
 // Policies:
-// - The game starts when the second seat is taken, and Red's clock starts at that moment.
+// - The game starts when the second seat is taken, but no clock runs until each side has made
+//   its first move (as on lichess and pychess): the side to move has first_move_time (30 s by
+//   default) to make it, or the game is aborted, without a result, by the deadline timer
+//   (check_flag). The clocks start with the second move, the first side's clock running.
 // - A move arriving once the mover's flag has fallen is refused (game_over) and changes nothing:
 //   the game ends when the caller's deadline timer calls check_flag(now).
 // - Draw offers: offering while the opponent's offer stands accepts it; the offer stands until
@@ -99,14 +102,21 @@ public:
 
     Room(RoomId id, TimeControl control, RandomSource random, Position start = Position::start());
 
+    // How long each side may take over its first move before the game is aborted.
+    static constexpr Millis kFirstMoveTime{30000};
+    void set_first_move_time(Millis time) { first_move_time_ = time; }
+
     const RoomId& id() const { return id_; }
     const TimeControl& time_control() const { return clock_.control(); }
     Status status() const { return status_; }
     const Game& game() const { return game_; }
     const GameClock& clock() const { return clock_; }
     std::uint64_t version() const { return version_; }
-    // When the running side's flag falls; the caller arms a timer and calls check_flag().
-    std::optional<TimePoint> deadline() const { return clock_.deadline(); }
+    // When the running side's flag falls, or a first move is overdue; the caller arms a timer and
+    // calls check_flag().
+    std::optional<TimePoint> deadline() const;
+    // Both clocks, and before they start the first-move allowance.
+    ClockReading reading(TimePoint now) const;
     std::optional<TimePoint> started_at() const { return started_at_; }
     std::optional<TimePoint> ended_at() const { return ended_at_; }
     const Seat& seat(Color c) const { return seats_[static_cast<std::size_t>(index_of(c))]; }
@@ -150,7 +160,8 @@ public:
     Reply accept_takeback(ParticipantId who, TimePoint now);
     Reply decline_takeback(ParticipantId who);
     Reply abort(ParticipantId who, TimePoint now);
-    // Ends the game on time if the running side's flag has fallen at `now`; otherwise no events.
+    // Ends the game on time if the running side's flag has fallen at `now`, or aborts it if the
+    // side to move's first move is overdue; otherwise no events.
     Reply check_flag(TimePoint now);
 
     Snapshot snapshot(TimePoint now) const;
@@ -175,6 +186,10 @@ private:
     void emit(Events& out, EventBody body, Audience audience = Audience::Everyone);
     void start(Events& out, TimePoint now);
     void finish(Events& out, TimePoint now);  // the Game has just ended
+    void end_aborted(Events& out, std::optional<Color> by, std::string explanation, TimePoint now);
+    // The clocks stand until both sides have moved: the wait for a first move restarts at `now`.
+    void await_first_move(TimePoint now);
+    std::optional<TimePoint> first_move_deadline() const;
     void clear_offers_after_move(Events& out, Color mover);
     void keep_chat(const Event& line);
     std::string new_token();
@@ -190,6 +205,8 @@ private:
     std::optional<Color> takeback_by_;
     int takeback_plies_ = 0;
     bool both_moved_ = false;
+    Millis first_move_time_ = kFirstMoveTime;
+    std::optional<TimePoint> first_move_since_;  // while a side's first move is awaited
     // Remaining times when each position of the game arose (index = ply), for takebacks.
     std::vector<std::array<GameClock::Duration, 2>> clock_history_;
     // Each seat's recent move ids with the version of the MoveMade that acknowledged each. The

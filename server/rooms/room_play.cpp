@@ -33,6 +33,9 @@ std::expected<MoveDone, Error> Room::move(ParticipantId who, MoveId move_id, int
     if (auto ok = playing(who); !ok) return std::unexpected(ok.error());
     if (clock_.flag_fallen(now))
         return fail(ErrorCode::GameOver, "the game is over: " + side_name(*clock_.turn()) + "'s time ran out");
+    if (const auto due = first_move_deadline(); due && now >= *due)
+        return fail(ErrorCode::GameOver, "the game is over: " + side_name(game_.position().side_to_move()) +
+                                             "'s first move did not come in time");
     if (expected_ply != game_.ply_count())
         return fail(ErrorCode::StalePosition, "the game is at ply " + std::to_string(game_.ply_count()) +
                                                   ", not " + std::to_string(expected_ply));
@@ -49,13 +52,21 @@ std::expected<MoveDone, Error> Room::move(ParticipantId who, MoveId move_id, int
     Events out;
     if (game_.is_over()) {
         clock_.stop(now);
+        first_move_since_.reset();
     } else {
-        clock_.switch_side(now);
+        if (game_.ply_count() < 2) {
+            await_first_move(now);  // the other side's first move is next
+        } else if (first_move_since_) {
+            first_move_since_.reset();
+            clock_.start(game_.position().side_to_move(), now);  // both have moved: the clocks start
+        } else {
+            clock_.switch_side(now);
+        }
         clock_history_.resize(static_cast<std::size_t>(game_.ply_count()));
         clock_history_.push_back(clock_.remaining(now));
     }
     if (game_.ply_count() >= 2) both_moved_ = true;
-    emit(out, MoveMade{game_.ply_count(), *m, clock_.reading(now), move_id, us});
+    emit(out, MoveMade{game_.ply_count(), *m, reading(now), move_id, us});
     Event ack = out.back();
     acks.push_back({move_id, ack.version});
     highest_ack_id_[seat] = std::max(highest_ack_id_[seat], move_id);
@@ -82,12 +93,13 @@ void Room::clear_offers_after_move(Events& out, Color mover) {
 
 void Room::finish(Events& out, TimePoint now) {
     clock_.stop(now);
+    first_move_since_.reset();
     status_ = Status::Finished;
     ended_at_ = now;
     draw_offer_.reset();
     takeback_by_.reset();
     const GameOutcome& o = game_.outcome();
-    emit(out, GameEnded{o.result, o.reason, o.explanation, o.plies, game_.ply_count(), clock_.reading(now)});
+    emit(out, GameEnded{o.result, o.reason, o.explanation, o.plies, game_.ply_count(), reading(now)});
     if (on_end_) on_end_(*this, now);
 }
 
@@ -160,12 +172,15 @@ Reply Room::accept_takeback(ParticipantId who, TimePoint now) {
         return fail(ErrorCode::CannotAnswerOwnOffer, "your opponent decides on your takeback request");
     [[maybe_unused]] const auto done = game_.takeback(takeback_plies_);
     clock_history_.resize(static_cast<std::size_t>(game_.ply_count()) + 1);
-    clock_.reset(clock_history_.back(), game_.position().side_to_move(), now);
+    if (!both_moved_)
+        await_first_move(now);  // the clocks never started: the first move is awaited again
+    else
+        clock_.reset(clock_history_.back(), game_.position().side_to_move(), now);
     takeback_by_.reset();
     draw_offer_.reset();
     Events out;
     emit(out, OfferAccepted{true, *us});
-    emit(out, TakebackApplied{takeback_plies_, game_.ply_count(), clock_.reading(now)});
+    emit(out, TakebackApplied{takeback_plies_, game_.ply_count(), reading(now)});
     return out;
 }
 
@@ -186,14 +201,19 @@ Reply Room::abort(ParticipantId who, TimePoint now) {
     if (!us) return std::unexpected(us.error());
     if (both_moved_)
         return fail(ErrorCode::AbortTooLate, "both sides have moved: resign or offer a draw instead");
+    Events out;
+    end_aborted(out, *us, side_name(*us) + " aborted the game.", now);
+    return out;
+}
+
+void Room::end_aborted(Events& out, std::optional<Color> by, std::string explanation, TimePoint now) {
     clock_.stop(now);
+    first_move_since_.reset();
     status_ = Status::Aborted;
     ended_at_ = now;
     draw_offer_.reset();
     takeback_by_.reset();
-    Events out;
-    emit(out, GameAborted{*us});
-    return out;
+    emit(out, GameAborted{by, std::move(explanation)});
 }
 
 Reply Room::claim(ParticipantId who, bool win, TimePoint now) {
@@ -213,6 +233,12 @@ Reply Room::claim(ParticipantId who, bool win, TimePoint now) {
 
 Reply Room::check_flag(TimePoint now) {
     Events out;
+    if (const auto due = first_move_deadline(); due && now >= *due) {
+        const Color late = game_.position().side_to_move();
+        end_aborted(out, std::nullopt, side_name(late) + " did not make a first move in time: the game is aborted.",
+                    now);
+        return out;
+    }
     if (status_ != Status::Playing || !clock_.flag_fallen(now)) return out;
     const Color loser = *clock_.turn();
     clock_.stop(now);

@@ -37,8 +37,8 @@ std::expected<std::unique_ptr<Room>, std::string> Room::restore(RoomId id, TimeC
         room->clock_history_.push_back(clocks);
         // The acknowledgement of each journaled move is kept, so a client that retries a move
         // id it sent before the crash gets the original MoveMade and nothing is played twice.
-        const ClockReading reading{rm.clocks[0], rm.clocks[1],
-                                   room->game_.is_over() ? std::nullopt : std::optional<Color>(~mover)};
+        const bool running = !room->game_.is_over() && room->game_.ply_count() >= 2;
+        const ClockReading reading{rm.clocks[0], rm.clocks[1], running ? std::optional<Color>(~mover) : std::nullopt};
         Event ack{rm.version, Audience::Everyone, MoveMade{room->game_.ply_count(), *m, reading, rm.move_id, mover}};
         const auto seat = static_cast<std::size_t>(index_of(mover));
         room->acks_[seat].push_back({rm.move_id, rm.version});
@@ -49,8 +49,12 @@ std::expected<std::unique_ptr<Room>, std::string> Room::restore(RoomId id, TimeC
     room->version_ = g.version;
     for (const RestoredMove& rm : g.moves) room->version_ = std::max(room->version_, rm.version);
     // Clocks were paused while the server was down: the side to move continues from its time at
-    // the last journaled event, with a fresh per-move allowance.
-    room->clock_.reset(clocks, room->game_.position().side_to_move(), now);
+    // the last journaled event, with a fresh per-move allowance; before both sides have moved, the
+    // wait for the first move starts again.
+    if (room->both_moved_)
+        room->clock_.reset(clocks, room->game_.position().side_to_move(), now);
+    else
+        room->await_first_move(now);
     if (room->game_.is_over()) {
         // The journal holds the ending move but not the ending (its record failed): end it now.
         Events ignored;

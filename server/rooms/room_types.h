@@ -120,7 +120,8 @@ struct GameEnded {
     ClockReading clocks;
 };
 struct GameAborted {
-    Color by;
+    std::optional<Color> by;  // none: the server aborted it (a first move never came)
+    std::string explanation;  // "Red aborted the game."
 };
 struct SpectatorCount {
     std::size_t count;

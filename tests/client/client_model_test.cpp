@@ -118,8 +118,10 @@ TEST(GameModel, ClicksSelectReselectDeselectAndMove) {
     EXPECT_EQ(m.click(sq("b2")), std::nullopt);  // the same piece again: put it down
     EXPECT_EQ(m.selected(), std::nullopt);
     m.click(sq("h2"));
-    EXPECT_EQ(m.click(sq("d5")), std::nullopt);  // not a destination: deselects
+    EXPECT_EQ(m.click(sq("d5")), std::nullopt);  // not a destination: deselects, and says why
     EXPECT_EQ(m.selected(), std::nullopt);
+    EXPECT_EQ(m.notice(), "The cannon cannot move there.");
+    EXPECT_EQ(m.take_cues().back(), SoundCue::Refused);
     m.click(sq("h2"));
     EXPECT_EQ(m.click(sq("e2")), mv("h2e2"));
     EXPECT_TRUE(m.highlights().empty());
@@ -138,6 +140,28 @@ TEST(GameModel, OnlyTheSideToMoveMovesAndSpectatorsNever) {
     ASSERT_TRUE(watcher.reset(Position::start(), {}, Role::Spectator));
     EXPECT_FALSE(watcher.can_move());
     EXPECT_FALSE(watcher.begin_drag(sq("h2")));
+}
+
+TEST(GameModel, AClickOutOfTurnSaysWhoseTurnItIs) {
+    GameModel black;
+    ASSERT_TRUE(black.reset(Position::start(), {}, Role::Black));
+    black.click(sq("h9"));
+    EXPECT_EQ(black.selected(), std::nullopt);
+    EXPECT_EQ(black.notice(), "It is your opponent's turn.");
+}
+
+// A click on the board while looking at an earlier move returns to the game and counts there.
+TEST(GameModel, AClickWhileBrowsingReturnsToTheGameAndCounts) {
+    GameModel m;
+    ASSERT_TRUE(m.reset(Position::start(), {}, Role::Red));
+    ASSERT_TRUE(m.apply_move(1, mv("h2e2")));
+    ASSERT_TRUE(m.apply_move(2, mv("h9g7")));
+    m.step(-2);
+    EXPECT_FALSE(m.following_live());
+    EXPECT_EQ(m.click(sq("h0")), std::nullopt);
+    EXPECT_TRUE(m.following_live());
+    EXPECT_EQ(m.selected(), sq("h0"));
+    EXPECT_EQ(m.click(sq("g2")), mv("h0g2"));
 }
 
 TEST(GameModel, PendingMoveShowsAtOnceAndTheServerConfirmsIt) {
@@ -308,6 +332,33 @@ TEST(ClockModel, PerMoveCapWarnsWhenItRunsLow) {
     EXPECT_EQ(c.move_cap_left(t0 + std::chrono::seconds(5)), 25'000);
     EXPECT_FALSE(c.low(Color::Black, t0 + std::chrono::seconds(5)));
     EXPECT_TRUE(c.low(Color::Black, t0 + std::chrono::seconds(25)));
+}
+
+TEST(ClockModel, FirstMoveAllowanceCountsDownWhileNoClockRuns) {
+    ClockModel c;
+    const TimePoint t0 = SteadyClock::now();
+    c.set({300'000, 300'000, std::nullopt, std::nullopt, 30'000}, t0);
+    EXPECT_EQ(c.first_move_left(t0 + std::chrono::seconds(12)), 18'000);
+    EXPECT_EQ(c.first_move_left(t0 + std::chrono::minutes(1)), 0);  // never negative
+    EXPECT_EQ(c.remaining(Color::Red, t0 + std::chrono::seconds(12)), 300'000);  // no clock runs
+    // Once both sides have moved the server sends running clocks and no allowance.
+    c.set({300'000, 300'000, Color::Red, std::nullopt}, t0 + std::chrono::seconds(20));
+    EXPECT_FALSE(c.first_move_left(t0 + std::chrono::seconds(21)));
+    c.stop();
+    EXPECT_FALSE(c.first_move_left(t0 + std::chrono::seconds(21)));
+}
+
+// A disconnected opponent's grace counts down locally from the server's figure, so the countdown
+// moves and the claim becomes possible at zero without another message.
+TEST(GameModelSeats, GraceCountsDownFromWhenItArrived) {
+    GameModel m;
+    const TimePoint t0 = SteadyClock::now();
+    m.set_seat(Color::Black, {"bob", false, 60'000}, t0);
+    EXPECT_EQ(m.grace_left(Color::Black, t0 + std::chrono::seconds(15)), 45'000);
+    EXPECT_EQ(m.grace_left(Color::Black, t0 + std::chrono::seconds(61)), 0);  // may be claimed
+    EXPECT_FALSE(m.grace_left(Color::Red, t0));                                // connected
+    m.set_seat(Color::Black, {"bob", true, std::nullopt}, t0 + std::chrono::seconds(5));
+    EXPECT_FALSE(m.grace_left(Color::Black, t0 + std::chrono::seconds(61)));  // came back
 }
 
 TEST(ClockFormat, MinutesSecondsTenthsAndHours) {

@@ -376,7 +376,8 @@ TEST_F(ClientOnline, CreateJoinPlayToMateWithASpectatorJoiningMidGame) {
         EXPECT_EQ(p->game.seat(Color::Red).name, "ann");
         EXPECT_EQ(p->game.seat(Color::Black).name, "bob");
         EXPECT_TRUE(p->game.clock().known());
-        EXPECT_EQ(p->game.clock().running(), Color::Red);
+        EXPECT_FALSE(p->game.clock().running());  // the clocks wait for both first moves
+        EXPECT_TRUE(p->game.clock().first_move_left(std::chrono::steady_clock::now()));
         EXPECT_EQ(p->game.ply_count(), 0);
     }
     EXPECT_TRUE(red.game.can_move());
@@ -399,8 +400,9 @@ TEST_F(ClientOnline, CreateJoinPlayToMateWithASpectatorJoiningMidGame) {
     EXPECT_FALSE(red.game.can_move());
     ASSERT_TRUE(eventually([&] { return red.game.ply_count() == 1 && black.game.ply_count() == 1; }));
     EXPECT_FALSE(red.game.pending().has_value());
-    EXPECT_EQ(red.game.clock().running(), Color::Black);
+    EXPECT_FALSE(red.game.clock().running());  // Black's first move is awaited
     play(black, kMate[1], {&red, &black});
+    EXPECT_EQ(red.game.clock().running(), Color::Red);
 
     // The spectator arrives mid-game: a Snapshot with the two plies played so far.
     fan.online.watch(id);

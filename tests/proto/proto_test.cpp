@@ -20,6 +20,7 @@ TimeControl capped() { return TimeControl{10, 5, 60}; }
 Clock running(Side side) { return Clock{298'500, 300'000, side, std::nullopt}; }
 Clock stopped() { return Clock{120'000, 0, std::nullopt, std::nullopt}; }
 Clock with_cap() { return Clock{600'000, 595'000, Side::Black, 42'000}; }
+Clock awaiting_first_move() { return Clock{300'000, 300'000, std::nullopt, std::nullopt, 21'500}; }
 
 Outcome perpetual() {
     return Outcome{GameResult::BlackWins,
@@ -41,8 +42,8 @@ ArchiveEntry archived() { return ArchiveEntry{12, "alice", "bob", blitz(), perpe
 // Every versioned event, as both a pushed message and an entry of Resumed.
 std::vector<RoomEvent> all_events() {
     return {
-        GameStarted{7, 1, "alice", "bob", blitz(), kStart, Clock{300'000, 300'000, Side::Red, {}}},
-        MoveMade{7, 2, 1, "h2e2", running(Side::Black), 0},
+        GameStarted{7, 1, "alice", "bob", blitz(), kStart, awaiting_first_move()},
+        MoveMade{7, 2, 1, "h2e2", awaiting_first_move(), 0},
         MoveMade{7, 3, 2, "h9g7", running(Side::Red), 99},
         OfferMade{7, 4, Offer{OfferKind::Draw, Side::Red}},
         OfferAnswered{7, 5, OfferKind::Takeback, Side::Black, true},

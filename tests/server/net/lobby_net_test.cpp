@@ -1,6 +1,7 @@
 // The lobby's lifecycle over real sockets: a waiting game its host cancels or abandons is gone for
-// everyone who watched it, the game list always fits in one frame, and a resume that missed more
-// than a frame's worth of events gets a snapshot.
+// everyone who watched it, a game whose first move never comes is aborted by the server, the game
+// list always fits in one frame, and a resume that missed more than a frame's worth of events gets
+// a snapshot.
 
 #include <gtest/gtest.h>
 
@@ -23,6 +24,7 @@ class LobbyNetTest : public test::ServerFixture {
 protected:
     void configure(server::ServerConfig& config) override {
         config.grace = 300ms;
+        config.first_move = 400ms;
         config.sweep_period = 50ms;
         config.rate.per_second = 0;  // the tests below send hundreds of requests on purpose
         config.connections.max_per_address = 400;
@@ -65,6 +67,35 @@ TEST_F(LobbyNetTest, AWaitingGameWhoseHostLeftIsUnlistedThenRemoved) {
     EXPECT_EQ(aborted->game_id, created.game_id);
     EXPECT_FALSE(aborted->side);
     EXPECT_EQ(error_of(other->call(JoinGame{created.game_id, ""})), ErrorCode::NoSuchGame);
+}
+
+// Nobody is charged before both first moves; a first move that never comes ends the game on the
+// server's own timer, without a result and without an archive entry.
+TEST_F(LobbyNetTest, AFirstMoveThatNeverComesAbortsTheGame) {
+    auto red = client("red");
+    auto black = client("black");
+    auto watcher = client("watcher");
+    const auto created = as<Seated>(red->call(CreateGame{kBlitz, ColorChoice::Red, false}));
+    as<Seated>(black->call(JoinGame{created.game_id, ""}));
+    const auto started = red->wait_for<GameStarted>();
+    ASSERT_TRUE(started);
+    EXPECT_FALSE(started->clock.running);
+    ASSERT_TRUE(started->clock.first_move_ms);
+    EXPECT_LE(*started->clock.first_move_ms, 400);
+    as<MoveMade>(red->call(MakeMove{created.game_id, "h2e2", 1, 0}));
+    const auto snap = as<Snapshot>(watcher->call(WatchGame{created.game_id, ""}));
+    EXPECT_EQ(snap.clock.red_ms, 5 * 60'000);  // Red's first move cost nothing
+    EXPECT_FALSE(snap.clock.running);
+    ASSERT_TRUE(snap.clock.first_move_ms);  // Black's turn now
+    for (TestClient* c : {red.get(), black.get(), watcher.get()}) {
+        const auto aborted = c->wait_for<GameAborted>();
+        ASSERT_TRUE(aborted);
+        EXPECT_EQ(aborted->game_id, created.game_id);
+        EXPECT_FALSE(aborted->side);  // the server aborted it
+        EXPECT_EQ(aborted->explanation, "Black did not make a first move in time: the game is aborted.");
+    }
+    EXPECT_EQ(error_of(black->call(MakeMove{created.game_id, "h9g7", 1, 1})), ErrorCode::GameOver);
+    EXPECT_EQ(as<ArchiveList>(watcher->call(ListArchive{0, 0, ""})).total, 0u);
 }
 
 TEST_F(LobbyNetTest, TheGameListFitsInOneFrame) {

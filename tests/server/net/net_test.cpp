@@ -233,19 +233,22 @@ TEST_F(ServerTest, AbortBeforeBothSidesMoved) {
 TEST_F(ServerTest, ServerClockFlagsAPlayerWhoDoesNotMove) {
     auto red = client("R");
     auto black = client("B");
-    // A 1-second cap per move: Red's flag falls on the server's own timer, with nobody asking.
+    // A 1-second cap per move: once both first moves are made, Red's flag falls on the server's
+    // own timer, with nobody asking.
     const TimeControl capped{1, 0, 1};
     const auto created = as<Seated>(red->call(CreateGame{capped, ColorChoice::Red, false}));
     as<Seated>(black->call(JoinGame{created.game_id, ""}));
     const auto started = red->wait_for<proto::GameStarted>();
     ASSERT_TRUE(started);
-    EXPECT_EQ(started->clock.running, Side::Red);
+    EXPECT_EQ(started->clock.running, std::nullopt);  // no clock runs before the first moves
     EXPECT_EQ(started->time_control, capped);
+    as<proto::MoveMade>(red->call(MakeMove{created.game_id, "h2e2", 1, 0}));
+    EXPECT_EQ(as<proto::MoveMade>(black->call(MakeMove{created.game_id, "h9g7", 1, 1})).clock.running, Side::Red);
     const auto ended = black->wait_for<proto::GameEnded>();
     ASSERT_TRUE(ended);
     EXPECT_EQ(ended->outcome.reason, "timeout");
     EXPECT_EQ(ended->outcome.result, GameResult::BlackWins);
-    EXPECT_EQ(error_of(red->call(MakeMove{created.game_id, "h2e2", 1, 0})), proto::ErrorCode::GameOver);
+    EXPECT_EQ(error_of(red->call(MakeMove{created.game_id, "h0g2", 2, 2})), proto::ErrorCode::GameOver);
 }
 
 TEST_F(ServerTest, QuickMatchPairsTwoWaiters) {

@@ -131,12 +131,13 @@ TEST_F(ServerProtocolTest, MoveCapTimeLeftIsInEveryRunningClock) {
     as<Seated>(black->call(JoinGame{created.game_id, ""}));
     const auto started = red->wait_for<proto::GameStarted>();
     ASSERT_TRUE(started);
-    ASSERT_TRUE(started->clock.move_cap_ms);
-    EXPECT_GT(*started->clock.move_cap_ms, 19'000);
-    EXPECT_LE(*started->clock.move_cap_ms, 20'000);
-    const auto made = as<proto::MoveMade>(red->call(MakeMove{created.game_id, "h2e2", 1, 0}));
+    EXPECT_FALSE(started->clock.move_cap_ms);  // no clock runs before both first moves
+    ASSERT_TRUE(started->clock.first_move_ms);
+    as<proto::MoveMade>(red->call(MakeMove{created.game_id, "h2e2", 1, 0}));
+    const auto made = as<proto::MoveMade>(black->call(MakeMove{created.game_id, "h9g7", 1, 1}));
     ASSERT_TRUE(made.clock.move_cap_ms);
     EXPECT_GT(*made.clock.move_cap_ms, 19'000);
+    EXPECT_LE(*made.clock.move_cap_ms, 20'000);
     const auto ended = as<GameEnded>(red->call(Resign{created.game_id}));
     EXPECT_FALSE(ended.clock.move_cap_ms);  // no clock runs
     // Without a cap there is no figure.
@@ -156,6 +157,9 @@ TEST_F(ServerProtocolTest, GracePeriodThenClaimByTheOpponent) {
     const auto game = pair_up(*red, *black);
     as<Snapshot>(watcher->call(WatchGame{game.id, ""}));
     as<proto::MoveMade>(red->call(MakeMove{game.id, "h2e2", 1, 0}));
+    as<proto::MoveMade>(black->call(MakeMove{game.id, "h9g7", 1, 1}));
+    ASSERT_TRUE(red->wait_for<proto::MoveMade>());
+    as<proto::MoveMade>(red->call(MakeMove{game.id, "h0g2", 2, 2}));  // Black's clock runs
     EXPECT_EQ(error_of(red->call(Claim{game.id, ClaimKind::Win})), proto::ErrorCode::ClaimNotAllowed);
     black.reset();  // the connection drops on Black's move
     const auto gone = red->wait_for<PlayerConnection>();

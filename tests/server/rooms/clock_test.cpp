@@ -117,22 +117,30 @@ GameEnded ended_by(const Reply& reply) {
     return std::get<GameEnded>(reply->front().body);
 }
 
+// Plays both first moves (h2e2 at t0+1s, h9g7 at t0+2s): the clocks start at t0+2s, Red's running.
+void open_clocks(Room& room) {
+    ASSERT_TRUE(room.move(1, 1, 0, "h2e2", t0 + 1s));
+    ASSERT_TRUE(room.move(2, 1, 1, "h9g7", t0 + 2s));
+}
+
 TEST(RoomClock, IncrementShowsInTheMoveAcknowledgement) {
     Room room = seated_room({1min, 5s, {}});
-    const auto done = room.move(1, 1, 0, "h2e2", t0 + 10s);
+    open_clocks(room);
+    const auto done = room.move(1, 2, 2, "h0g2", t0 + 12s);
     ASSERT_TRUE(done);
     EXPECT_EQ(std::get<MoveMade>(done->ack.body).clocks, (ClockReading{55s, 1min, Color::Black}));
-    EXPECT_EQ(room.deadline(), t0 + 10s + 1min);
+    EXPECT_EQ(room.deadline(), t0 + 12s + 1min);
 }
 
 TEST(RoomClock, FlagFallEndsTheGameOnTime) {
     Room room = seated_room({1min, 0s, {}});
-    ASSERT_TRUE(room.move(1, 1, 0, "h2e2", t0 + 1s));  // Black's clock runs from t0+1s
-    EXPECT_TRUE(room.check_flag(t0 + 60s)->empty());
+    open_clocks(room);
+    ASSERT_TRUE(room.move(1, 2, 2, "h0g2", t0 + 3s));  // Black's clock runs from t0+3s
+    EXPECT_TRUE(room.check_flag(t0 + 62s)->empty());
     // Too late to move: refused without change; the deadline timer's check_flag ends the game.
-    EXPECT_EQ(room.move(2, 1, 1, "h9g7", t0 + 61s).error().code, ErrorCode::GameOver);
+    EXPECT_EQ(room.move(2, 2, 3, "i9h9", t0 + 63s).error().code, ErrorCode::GameOver);
     EXPECT_EQ(room.status(), Status::Playing);
-    const GameEnded end = ended_by(room.check_flag(t0 + 61s));
+    const GameEnded end = ended_by(room.check_flag(t0 + 63s));
     EXPECT_EQ(end.result, Result::RedWins);
     EXPECT_EQ(end.reason, Reason::Timeout);
     EXPECT_EQ(end.clocks.black, 0s);
@@ -142,18 +150,21 @@ TEST(RoomClock, FlagFallEndsTheGameOnTime) {
 TEST(RoomClock, FlagFallAgainstBareMaterialIsADraw) {
     // Black flags, but Red has only its general and an advisor: nothing to mate with.
     Room room = seated_room({30s, 0s, {}}, "3k5/9/9/9/9/9/r8/9/4A4/4K4 b - - 0 1");
-    EXPECT_EQ(room.deadline(), t0 + 30s);
-    const GameEnded end = ended_by(room.check_flag(t0 + 30s));
+    ASSERT_TRUE(room.move(2, 1, 0, "a3a4", t0 + 1s));
+    ASSERT_TRUE(room.move(1, 1, 1, "e1f2", t0 + 2s));  // Black's clock starts
+    EXPECT_EQ(room.deadline(), t0 + 32s);
+    const GameEnded end = ended_by(room.check_flag(t0 + 32s));
     EXPECT_EQ(end.result, Result::Draw);
     EXPECT_EQ(end.reason, Reason::Timeout);
 }
 
 TEST(RoomClock, MoveOverThePerMoveCapLosesOnTime) {
     Room room = seated_room({10min, 0s, 30s});
-    ASSERT_TRUE(room.move(1, 1, 0, "h2e2", t0 + 1s));
-    EXPECT_EQ(room.deadline(), t0 + 31s);
-    EXPECT_EQ(room.move(2, 1, 1, "h9g7", t0 + 31s).error().code, ErrorCode::GameOver);
-    EXPECT_EQ(ended_by(room.check_flag(t0 + 31s)).result, Result::RedWins);
+    open_clocks(room);
+    ASSERT_TRUE(room.move(1, 2, 2, "h0g2", t0 + 3s));
+    EXPECT_EQ(room.deadline(), t0 + 33s);
+    EXPECT_EQ(room.move(2, 2, 3, "i9h9", t0 + 33s).error().code, ErrorCode::GameOver);
+    EXPECT_EQ(ended_by(room.check_flag(t0 + 33s)).result, Result::RedWins);
 }
 
 }  // namespace

@@ -137,13 +137,20 @@ TEST_F(LobbyTest, DueRoomsAndTheNextDeadline) {
     ASSERT_TRUE(lobby.join(a.id, "p2", 2, "", t0));
     const Created b = create(3);
     ASSERT_TRUE(lobby.join(b.id, "p4", 4, "", t0 + 1min));
-    EXPECT_EQ(lobby.next_deadline(), t0 + 5min);
-    EXPECT_TRUE(lobby.due(t0 + 4min).empty());
-    EXPECT_EQ(lobby.due(t0 + 5min), std::vector<RoomId>{a.id});
-    EXPECT_EQ(lobby.due(t0 + 6min).size(), 2u);
-    for (const RoomId& id : lobby.due(t0 + 6min)) ASSERT_TRUE(lobby.find(id)->check_flag(t0 + 6min));
-    EXPECT_TRUE(lobby.due(t0 + 6min).empty());
-    EXPECT_EQ(archived.size(), 2u);
+    // Deadlines are first-move deadlines until both sides have moved, then flag falls.
+    EXPECT_EQ(lobby.next_deadline(), t0 + 30s);
+    EXPECT_TRUE(lobby.due(t0 + 29s).empty());
+    EXPECT_EQ(lobby.due(t0 + 30s), std::vector<RoomId>{a.id});
+    Room& room_b = *lobby.find(b.id);
+    ASSERT_TRUE(room_b.move(3, 1, 0, "h2e2", t0 + 70s));
+    ASSERT_TRUE(room_b.move(4, 1, 1, "h9g7", t0 + 80s));  // Red's clock runs from t0 + 80s
+    EXPECT_EQ(lobby.next_deadline(), t0 + 30s);
+    EXPECT_EQ(lobby.due(t0 + 7min).size(), 2u);
+    for (const RoomId& id : lobby.due(t0 + 7min)) ASSERT_TRUE(lobby.find(id)->check_flag(t0 + 7min));
+    EXPECT_TRUE(lobby.due(t0 + 7min).empty());
+    EXPECT_EQ(lobby.find(a.id)->status(), Status::Aborted);  // nobody moved: no result, no archive
+    EXPECT_EQ(room_b.status(), Status::Finished);            // Red flagged
+    EXPECT_EQ(archived.size(), 1u);
 }
 
 TEST_F(LobbyTest, FinishedGameIsArchivedOnceWithItsRecord) {

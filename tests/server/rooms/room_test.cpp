@@ -31,7 +31,7 @@ const T& body(const Event& e) {
     return std::get<T>(e.body);
 }
 
-// A room with both seats taken at t0 (so Red's clock runs from t0).
+// A room with both seats taken at t0 (so Red's first move is awaited from t0).
 struct Table {
     explicit Table(TimeControl tc = {5min, 2s, {}}, Position start = Position::start())
         : room("r1", tc, counter(), start) {
@@ -60,7 +60,7 @@ struct Table {
     MoveId next_id = 100;
 };
 
-TEST(Room, WaitsForBothSeatsThenStartsRedsClock) {
+TEST(Room, WaitsForBothSeatsThenAwaitsRedsFirstMove) {
     Room room("r1", {5min, 0s, {}}, counter());
     const auto red = room.join(Color::Red, "alice", kRed, t0);
     ASSERT_TRUE(red);
@@ -80,7 +80,8 @@ TEST(Room, WaitsForBothSeatsThenStartsRedsClock) {
     EXPECT_EQ(started.red, "alice");
     EXPECT_EQ(started.black, "bob");
     EXPECT_EQ(room.status(), Status::Playing);
-    EXPECT_EQ(room.deadline(), t0 + 5s + 5min);
+    EXPECT_EQ(started.clocks.running, std::nullopt);  // no clock runs before the first moves
+    EXPECT_EQ(room.deadline(), t0 + 5s + Room::kFirstMoveTime);
     EXPECT_EQ(room.join(Color::Red, "carol", 3, t0).error().code, ErrorCode::AlreadyStarted);
 }
 
@@ -115,8 +116,9 @@ TEST(Room, FullGameToCheckmateEndsOnceAndCallsTheHook) {
     EXPECT_EQ(snap.status, Status::Finished);
     EXPECT_EQ(snap.result, Result::RedWins);
     EXPECT_EQ(snap.reason, Reason::Checkmate);
-    // A second per move and 2 s back for each but the mate: the clocks stopped there.
-    EXPECT_EQ(snap.clocks, (ClockReading{5min + 1s, 5min + 2s, {}}));
+    // The clocks started with the second move; then a second per move and 2 s back for each but
+    // the mate: the clocks stopped there.
+    EXPECT_EQ(snap.clocks, (ClockReading{5min, 5min + 1s, {}}));
     EXPECT_EQ(snap.version, done->events.back().version);
 }
 
@@ -201,9 +203,11 @@ TEST(Room, ClaimADrawAndAcceptedOffersAreAnnounced) {
 
 TEST(Room, MoveCapTimeLeftIsInTheClock) {
     Table t({5min, 0s, 30s});
-    EXPECT_EQ(t.room.snapshot(t0 + 10s).clocks.move_left, 20s);
-    t.play("h2e2");  // at t0 + 1s
-    EXPECT_EQ(t.room.snapshot(t0 + 5s).clocks.move_left, 26s);
+    EXPECT_FALSE(t.room.snapshot(t0 + 10s).clocks.move_left);  // no clock runs yet
+    t.play("h2e2 h9g7");  // at t0 + 1s and 2s: Red's clock runs from t0 + 2s
+    EXPECT_EQ(t.room.snapshot(t0 + 12s).clocks.move_left, 20s);
+    t.play("h0g2");  // at t0 + 3s
+    EXPECT_EQ(t.room.snapshot(t0 + 7s).clocks.move_left, 26s);
     Table uncapped;
     EXPECT_FALSE(uncapped.room.snapshot(t0).clocks.move_left);
 }
@@ -365,9 +369,9 @@ TEST(Room, TakebackOfOwnMoveRestoresTheClocks) {
     const auto& tb = body<TakebackApplied>(applied->back());
     EXPECT_EQ(tb.plies, 1);
     EXPECT_EQ(tb.ply_count, 0);
-    // Back to the start position's times; Red's clock restarts at the acceptance.
-    EXPECT_EQ(tb.clocks, (ClockReading{5min, 5min, Color::Red}));
-    EXPECT_EQ(t.room.deadline(), t0 + 30s + 5min);
+    // Back to the start position's times; Red's first move is awaited again from the acceptance.
+    EXPECT_EQ(tb.clocks, (ClockReading{5min, 5min, {}, {}, Room::kFirstMoveTime}));
+    EXPECT_EQ(t.room.deadline(), t0 + 30s + Room::kFirstMoveTime);
     EXPECT_EQ(t.room.game().ply_count(), 0);
 }
 
@@ -385,7 +389,8 @@ TEST(Room, TakebackAfterTheReplyTakesBothMoves) {
     const auto& tb = body<TakebackApplied>(applied->back());
     EXPECT_EQ(tb.plies, 2);
     EXPECT_EQ(tb.ply_count, 2);
-    EXPECT_EQ(tb.clocks, (ClockReading{5min - 10s, 5min - 20s, Color::Red}));
+    // The times when the position after both first moves arose: neither first move was charged.
+    EXPECT_EQ(tb.clocks, (ClockReading{5min, 5min, Color::Red}));
     EXPECT_EQ(t.room.snapshot(t0 + 80s).moves, (std::vector<std::string>{"h2e2", "h9g7"}));
     // The taken-back move id still answers with its original acknowledgement.
     EXPECT_TRUE(t.room.move(kRed, 2, 2, "h0g2", t0 + 81s)->duplicate);
@@ -569,7 +574,8 @@ TEST(Room, SnapshotOfALiveGame) {
     EXPECT_EQ(snap.id, "r1");
     EXPECT_EQ(snap.status, Status::Playing);
     EXPECT_EQ(snap.moves, std::vector<std::string>{"h2e2"});
-    EXPECT_EQ(snap.clocks, (ClockReading{5min - 1s, 5min - 10s, Color::Black}));
+    // Black's first move is awaited since t0 + 1s; no clock has run.
+    EXPECT_EQ(snap.clocks, (ClockReading{5min, 5min, {}, {}, Room::kFirstMoveTime - 10s}));
     EXPECT_EQ(snap.seats[0].name, "alice");
     EXPECT_EQ(snap.seats[1].name, "bob");
     EXPECT_TRUE(snap.seats[1].connected);
