@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # (Kept here so that anyone can repeat the fresh-machine check: ./xq fresh-test. It came with the
-# project's shared tooling; only this note was added.)
+# project's shared tooling; only this note and one comment's wording differ.)
 # fresh-machine.sh - do a project's README commands really set up a fresh Debian 12?
 #
 # Usage (as root): tools/fresh-machine.sh PROJECT_DIR COMMAND...
@@ -97,7 +97,7 @@ else
       --exclude='./cmake-build-*' --exclude=node_modules --exclude=.venv -cf - . |
     tar -C "$RUN/upper/root/project" -x
 fi
-if [ -n "${FRESH_SHARED:-}" ]; then   # what CI has beside the project: ../shared
+if [ -n "${FRESH_SHARED:-}" ]; then   # a folder CI has beside the project
   mkdir "$RUN/upper/root/shared"; tar -C "$FRESH_SHARED" -cf - . | tar -C "$RUN/upper/root/shared" -x
   say "copied FRESH_SHARED to /root/shared (beside the project, as CI has it)"; fi
 cp -L /etc/resolv.conf "$RUN/upper/etc/resolv.conf"
