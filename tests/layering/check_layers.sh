@@ -23,10 +23,11 @@ declare -A allowed=(
   [client/net]="client/net proto common"
   [client/mirror]="client/mirror proto common"
   [client/model]="client/model common"
-  [client/online]="client/online client/model client/net client/mirror proto common"
+  [client/profile]="client/profile common"
+  [client/online]="client/online client/model client/net client/mirror client/profile proto common"
   [client/computer]="client/computer client/model engine common"
-  [client/view]="client/view client/online client/computer client/model client/net client/mirror common"
-  [client]="client client/view client/online client/computer client/model client/net client/mirror common"
+  [client/view]="client/view client/online client/computer client/model client/net client/mirror client/profile common"
+  [client]="client client/view client/online client/computer client/model client/net client/mirror client/profile common"
   [bot]="bot client/net client/mirror engine proto common"
 )
 
