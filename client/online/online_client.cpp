@@ -1,16 +1,26 @@
 #include "online_client.h"
 
+#include <chrono>
+
 #include "client/online/convert.h"
 #include "common/iccs.h"
 
 namespace xq::client {
 
-OnlineClient::OnlineClient(GameModel& game, LobbyModel& lobby) : game_(game), lobby_(lobby) {}
+OnlineClient::OnlineClient(GameModel& game, LobbyModel& lobby, ProfileStore* profile)
+    : game_(game),
+      lobby_(lobby),
+      profile_(profile),
+      next_move_id_(static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                                   std::chrono::system_clock::now().time_since_epoch())
+                                                   .count())) {}
 
 void OnlineClient::connect(const Endpoint& endpoint, const std::string& name) {
     link_.reset();
     link_.emplace();
     name_ = name;
+    server_ = to_string(endpoint);
+    held_.reset();
     status_ = LinkStatus::Connecting;
     status_text_ = "connecting to " + to_string(endpoint) + "…";
     link_->open(endpoint, name);
@@ -45,7 +55,10 @@ void OnlineClient::on_link_up(const LinkUp& up) {
     status_text_ = "connected to " + up.server_name;
     if (up.attempt == 0 || !game_id_) {
         if (screen_ == Screen::Start) screen_ = Screen::Lobby;
+        if (up.attempt == 0) remember_server();
         refresh();
+        // A seat saved here, unless another running client of this user holds it: back into it.
+        if (up.attempt == 0 && held_ && !game_id_ && !other_process_alive(held_->pid)) resume_saved(*held_);
         return;
     }
     // A new connection after a drop: retake the seat (or the spectator's place) and catch up.
@@ -64,6 +77,7 @@ std::vector<std::string> OnlineClient::take_notices() {
 void OnlineClient::refresh() {
     if (!link_) return;
     link_->send(proto::ListGames{});
+    reload_held();  // another client of this user may have saved or dropped a seat
 }
 
 void OnlineClient::create(const TimeControlChoice& tc, ColorPick color, bool is_private) {
@@ -151,6 +165,9 @@ void OnlineClient::leave() {
     // refuses Leave once a game has started (a live game is left by resigning, a finished one needs
     // nothing), and the refusal would show as a notice in the lobby.
     if (link_ && game_id_ && !replay_ && (!seated_ || !started_)) link_->send(proto::Leave{*game_id_});
+    // A seat in a game that has not started is given up; one in a live game is kept (and saved):
+    // the lobby offers to return to it.
+    if (game_id_ && seated_ && !started_) forget_seat(*game_id_);
     game_id_.reset();
     seated_ = started_ = replay_ = false;
     token_.clear();

@@ -2,7 +2,8 @@
 // The network adapter between the server and the client's models: it turns every server message
 // into model updates and every player action into a request. The only client code besides net/
 // that sees the protocol. It also keeps what reconnection needs: the seat's resume token, the
-// last event version seen, and a move not yet acknowledged (resent with the same move id).
+// last event version seen, and a move not yet acknowledged (resent with the same move id). With a
+// profile, seats also outlive the process: a restarted client goes back into its game.
 
 #include <cstdint>
 #include <optional>
@@ -13,6 +14,7 @@
 #include "client/mirror/game_mirror.h"
 #include "client/model/lobby_model.h"
 #include "client/net/connection.h"
+#include "client/profile/profile_store.h"
 
 namespace xq::client {
 
@@ -21,7 +23,8 @@ enum class LinkStatus { Offline, Connecting, Online, Reconnecting, Failed };
 
 class OnlineClient final : public GameActions {
 public:
-    OnlineClient(GameModel& game, LobbyModel& lobby);
+    // Without a profile nothing is saved: seats last as long as the process.
+    OnlineClient(GameModel& game, LobbyModel& lobby, ProfileStore* profile = nullptr);
 
     void connect(const Endpoint& endpoint, const std::string& name);
     void disconnect();
@@ -49,6 +52,10 @@ public:
     void cancel_seek();
     void list_archive();
     void open_archived(std::uint64_t id);
+    // A seat saved for this server in a game not on screen (the player left the game screen, or
+    // another client of this user holds it): the lobby offers to return to it.
+    std::optional<SavedSeat> held_seat() const;
+    void return_to_game();
 
     // ---- The game (GameActions) ----
     void move(Move m) override;
@@ -69,10 +76,25 @@ private:
     void resync(const std::string& why);
     bool mine(std::uint64_t game_id) const { return game_id_ && *game_id_ == game_id; }
     void send_pending_move();
+    // A seat in a game: the model set up for it until the server's Snapshot or events arrive.
+    void take_seat(std::uint64_t game_id, const std::string& token, Color side);
+    // The profile's side of seats (online_seats.cpp): saved on Seated, dropped when the game ends
+    // or is left, resumed after connecting.
+    void remember_server();
+    void reload_held();
+    void resume_saved(const SavedSeat& seat);
+    void save_seat(std::uint64_t game_id, const std::string& token, Color side);
+    void forget_seat(std::uint64_t game_id);
+    bool refused_resume(std::uint64_t request_id, const proto::Error& error);
+    void back_in_saved_seat();
 
     GameModel& game_;
     LobbyModel& lobby_;
+    ProfileStore* profile_;
     std::optional<Connection> link_;
+    std::string server_;  // "host:port" as connected to: the key of saved seats
+    std::optional<SavedSeat> held_;  // the newest seat saved for server_
+    std::uint64_t resume_request_ = 0;  // the Resume of a saved seat, until answered
     LinkStatus status_ = LinkStatus::Offline;
     std::string status_text_ = "not connected";
     std::string server_name_;
@@ -88,7 +110,9 @@ private:
     std::string join_code_;
     std::string archived_pgn_;
     GameMirror mirror_;  // the game as the server reported it, with the last version seen
-    std::uint64_t next_move_id_ = 1;
+    // The server takes a seat's move ids only in increasing order, and a restarted client resumes
+    // its seat knowing none of the ids used before: ids start from the microsecond clock.
+    std::uint64_t next_move_id_;
     std::uint64_t move_request_ = 0;  // the request id of the pending move
 };
 

@@ -41,21 +41,11 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                 for (const auto& g : body.live) lobby_.live.push_back(to_row(g));
             } else if constexpr (std::is_same_v<T, proto::Seated>) {
                 lobby_.seeking = false;
-                const bool same_game = mine(body.game_id) && seated_;
-                game_id_ = body.game_id;
-                seated_ = true;
-                replay_ = false;
+                const Color side = body.side == proto::Side::Black ? Color::Black : Color::Red;
+                if (!(mine(body.game_id) && seated_)) take_seat(body.game_id, body.resume_token, side);
                 token_ = body.resume_token;
                 if (!body.join_code.empty()) join_code_ = body.join_code;
-                if (!same_game) {
-                    started_ = false;
-                    mirror_.clear();
-                    game_.clear_room();
-                    const Role role = body.side == proto::Side::Black ? Role::Black : Role::Red;
-                    (void)game_.reset(Position::start(), {}, role);
-                    game_.set_phase(Phase::Waiting);
-                    game_.set_seat(role == Role::Red ? Color::Red : Color::Black, {name_, true, std::nullopt});
-                }
+                save_seat(body.game_id, body.resume_token, side);
                 screen_ = Screen::Game;
             } else if constexpr (std::is_same_v<T, proto::Seeking>) {
                 lobby_.seeking = true;
@@ -66,6 +56,8 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                 on_snapshot(body, now);
             } else if constexpr (std::is_same_v<T, proto::Resumed>) {
                 if (!mine(body.game_id)) return;
+                screen_ = Screen::Game;  // a saved seat resumed from the lobby
+                if (resume_request_) back_in_saved_seat();
                 for (const auto& e : body.events) on_event(e, 0, now);
                 game_.set_clock(to_clock(body.clock), now);
                 game_.set_seat(Color::Red, to_seat(body.red));
@@ -122,11 +114,13 @@ void OnlineClient::on_error(std::uint64_t request_id, const proto::Error& error)
         if (was_pending && error.code == proto::ErrorCode::StalePosition) resync("stale position");
         return;
     }
+    if (refused_resume(request_id, error)) return;
     if (error.code == proto::ErrorCode::BadToken || error.code == proto::ErrorCode::NoSuchGame) {
         if (screen_ == Screen::Game && !replay_ && game_id_ && error.game_id == *game_id_) {
             game_id_.reset();
             seated_ = false;
         }
+        forget_seat(error.game_id);  // the server will not take that token again
     }
     notices_.push_back(text);
 }
@@ -175,6 +169,8 @@ void OnlineClient::on_snapshot(const proto::Snapshot& s, TimePoint now) {
         game_.finish({Result::Ongoing, "aborted", "The game was aborted."});
         game_.take_cues();
     }
+    if (seated_ && (s.outcome || s.status == proto::GameStatus::Aborted)) forget_seat(s.game_id);
+    if (resume_request_) back_in_saved_seat();  // this Snapshot answers the Resume of a saved seat
     // Our unacknowledged move, if the server has not played it, goes again with its move id.
     if (pending && seated_ && game_.can_move() && game_.ply_count() == pending->ply) {
         game_.begin_pending(pending->move, pending->move_id);
@@ -228,9 +224,11 @@ void OnlineClient::on_event(const proto::RoomEvent& event, std::uint64_t request
             } else if constexpr (std::is_same_v<T, proto::GameEnded>) {
                 game_.set_clock(to_clock(e.clock), now);
                 game_.finish(to_result(e.outcome));
+                if (seated_) forget_seat(e.game_id);
             } else if constexpr (std::is_same_v<T, proto::GameAborted>) {
                 game_.finish({Result::Ongoing, "aborted",
                               e.explanation.empty() ? std::string("The game was aborted.") : e.explanation});
+                if (seated_) forget_seat(e.game_id);
             }
         },
         event);

@@ -233,13 +233,16 @@ private:
     std::vector<proto::MakeMove> moves_;
 };
 
-// One person at the client: its models, its adapter, and every notice it was given.
+// One person at the client: its models, its adapter, and every notice it was given; with a
+// config folder, the profile where its seats are saved.
 struct Person {
-    explicit Person(std::string who) : name(std::move(who)) {}
+    explicit Person(std::string who, const std::optional<std::filesystem::path>& config = std::nullopt)
+        : name(std::move(who)), store(config ? std::optional<ProfileStore>(std::in_place, *config) : std::nullopt) {}
     std::string name;
+    std::optional<ProfileStore> store;
     GameModel game;
     LobbyModel lobby;
-    OnlineClient online{game, lobby};
+    OnlineClient online{game, lobby, store ? &*store : nullptr};
     std::vector<std::string> notices;
 
     void pump() {
@@ -271,14 +274,19 @@ protected:
     }
 
     // Connects a new person (through `via` when given) and waits until it is in the lobby.
-    Person& connect(const std::string& name, CutProxy* via = nullptr) {
-        auto& p = *people_.emplace_back(std::make_unique<Person>(name));
+    Person& connect(const std::string& name, CutProxy* via = nullptr,
+                    const std::optional<std::filesystem::path>& config = std::nullopt) {
+        auto& p = *people_.emplace_back(std::make_unique<Person>(name, config));
         p.online.connect(via ? via->endpoint() : server_->endpoint(), name);
         EXPECT_EQ(p.online.status(), LinkStatus::Connecting);
         EXPECT_TRUE(eventually([&] { return p.online.status() == LinkStatus::Online; })) << p.online.status_text();
         EXPECT_EQ(p.online.screen(), Screen::Lobby);
         EXPECT_EQ(p.online.server_name(), "online test server");
         return p;
+    }
+    // The person's process ends without a word (its connection just closes), as in a crash.
+    void crash(Person& p) {
+        std::erase_if(people_, [&](const std::unique_ptr<Person>& q) { return q.get() == &p; });
     }
     CutProxy& proxy() { return *proxies_.emplace_back(std::make_unique<CutProxy>(server_->port())); }
 
@@ -749,6 +757,131 @@ TEST_F(ClientOnline, LeaveReturnsToTheLobbyFromEveryKindOfRoom) {
     play(red, "h2e2", {&red, &black});
     EXPECT_EQ(fan.game.ply_count(), 0);  // no longer following
     for (const auto& p : people_) EXPECT_TRUE(p->notices.empty()) << p->name << ": " << p->notices.front();
+}
+
+// ---- Seats saved in the profile (client/profile) ----
+
+std::string server_key(const Endpoint& e) { return to_string(e); }
+
+// A client that ends in the middle of a game and starts again with the same profile is back in
+// its seat without asking: the board as it was, its turn, its move reaching the opponent.
+TEST_F(ClientOnline, RestartedClientReturnsToItsSavedSeat) {
+    const auto config = dir_ / "ann-config";
+    Person& red = connect("ann", nullptr, config);
+    Person& black = connect("bob");
+    const auto id = start_game(red, black);
+    play(red, "h2e2", {&red, &black});
+    play(black, "h9g7", {&red, &black});
+    {
+        const Profile saved = ProfileStore(config).load();
+        EXPECT_EQ(saved.last_server, server_key(server_->endpoint()));
+        EXPECT_EQ(saved.last_name, "ann");
+        const SavedSeat* seat = saved.seat_on(server_key(server_->endpoint()));
+        ASSERT_NE(seat, nullptr);
+        EXPECT_EQ(seat->game_id, id);
+        EXPECT_EQ(seat->side, Color::Red);
+        EXPECT_FALSE(seat->token.empty());
+    }
+    EXPECT_FALSE(black.online.held_seat()) << "bob has no profile";
+
+    crash(red);
+    ASSERT_TRUE(eventually([&] { return !black.game.seat(Color::Red).connected; }));
+    Person& again = connect("ann", nullptr, config);
+    ASSERT_TRUE(eventually([&] { return again.online.screen() == Screen::Game && again.game.ply_count() == 2; }));
+    EXPECT_EQ(again.online.game_id(), id);
+    EXPECT_EQ(again.game.role(), Role::Red);
+    EXPECT_EQ(again.game.phase(), Phase::Playing);
+    EXPECT_EQ(again.game.moves(), black.game.moves());
+    EXPECT_TRUE(again.game.can_move());
+    EXPECT_FALSE(again.online.held_seat()) << "the game on screen is not offered again";
+    ASSERT_TRUE(eventually([&] { return black.game.seat(Color::Red).connected; }));
+    play(again, "h0g2", {&again, &black});
+    play(black, "b9c7", {&again, &black});
+    ASSERT_EQ(again.notices.size(), 1u);
+    EXPECT_TRUE(again.noticed("Back in your game")) << again.notices.front();
+
+    // The game ends: the seat is no longer saved.
+    again.online.resign();
+    ASSERT_TRUE(eventually([&] { return again.game.phase() == Phase::Over; }));
+    EXPECT_EQ(ProfileStore(config).load().seat_on(server_key(server_->endpoint())), nullptr);
+}
+
+// Leaving the screen of a live game keeps the seat: the lobby offers it, and returning to it
+// brings the game back. A game left before it started is given up, and forgotten.
+TEST_F(ClientOnline, LeftLiveGameIsOfferedInTheLobbyAndReturnedTo) {
+    const auto config = dir_ / "ann-config";
+    Person& red = connect("ann", nullptr, config);
+    Person& black = connect("bob");
+    red.online.create(TimeControlChoice{10, 5, std::nullopt}, ColorPick::Red, false);
+    ASSERT_TRUE(eventually([&] { return red.online.game_id().has_value(); }));
+    ASSERT_NE(ProfileStore(config).load().seat_on(server_key(server_->endpoint())), nullptr);
+    red.online.leave();
+    EXPECT_EQ(ProfileStore(config).load().seat_on(server_key(server_->endpoint())), nullptr);
+    EXPECT_FALSE(red.online.held_seat());
+    ASSERT_TRUE(settled(red));
+
+    const auto id = start_game(red, black);
+    play(red, "h2e2", {&red, &black});
+    red.online.leave();
+    EXPECT_EQ(red.online.screen(), Screen::Lobby);
+    ASSERT_TRUE(red.online.held_seat());
+    EXPECT_EQ(red.online.held_seat()->game_id, id);
+    red.online.return_to_game();
+    ASSERT_TRUE(eventually([&] { return red.online.screen() == Screen::Game && red.game.ply_count() == 1; }));
+    EXPECT_EQ(red.game.role(), Role::Red);
+    play(black, "h9g7", {&red, &black});
+    play(red, "h0g2", {&red, &black});
+    EXPECT_TRUE(red.noticed("Back in your game"));
+    EXPECT_TRUE(black.notices.empty()) << black.notices.front();
+}
+
+// A saved seat the server no longer knows (the game is gone, or the token is not its seat's):
+// the client says so, stays in the lobby and forgets the seat.
+TEST_F(ClientOnline, SavedSeatTheServerRefusesIsDroppedWithANotice) {
+    Person& red = connect("ann");
+    Person& black = connect("bob");
+    const auto id = start_game(red, black);
+    const auto config = dir_ / "cat-config";
+    ProfileStore(config).update([&](Profile& p) {
+        p.put_seat({server_key(server_->endpoint()), 987654, "no-such-token", Color::Red, 0, 0});
+    });
+    Person& cat = connect("cat", nullptr, config);
+    ASSERT_TRUE(eventually([&] { return cat.noticed("could not be resumed"); }));
+    EXPECT_TRUE(cat.noticed("#987654"));
+    EXPECT_EQ(cat.online.screen(), Screen::Lobby);
+    EXPECT_FALSE(cat.online.game_id());
+    EXPECT_FALSE(cat.online.held_seat());
+    EXPECT_TRUE(ProfileStore(config).load().seats.empty());
+
+    // A live game, but a token that holds no seat in it.
+    ProfileStore(config).update([&](Profile& p) {
+        p.put_seat({server_key(server_->endpoint()), id, "not-the-token", Color::Black, 0, 0});
+    });
+    cat.notices.clear();
+    cat.online.refresh();
+    ASSERT_TRUE(cat.online.held_seat());
+    cat.online.return_to_game();
+    ASSERT_TRUE(eventually([&] { return cat.noticed("could not be resumed"); })) << cat.notices.size();
+    EXPECT_EQ(cat.online.screen(), Screen::Lobby);
+    EXPECT_TRUE(ProfileStore(config).load().seats.empty());
+    EXPECT_EQ(black.game.seat(Color::Black).name, "bob");  // bob's seat untouched
+}
+
+// Another running client of the same user holds the saved seat: connecting does not take it
+// away, but the lobby offers it.
+TEST_F(ClientOnline, SeatOfAnotherRunningClientIsOfferedNotTaken) {
+    const auto config = dir_ / "ann-config";
+    ProfileStore(config).update([&](Profile& p) {
+        // pid 1 is always running, and never this test.
+        p.put_seat({server_key(server_->endpoint()), 42, "token", Color::Red, 0, 1});
+    });
+    Person& ann = connect("ann", nullptr, config);
+    ASSERT_TRUE(settled(ann));
+    EXPECT_EQ(ann.online.screen(), Screen::Lobby);
+    EXPECT_FALSE(ann.online.game_id());
+    ASSERT_TRUE(ann.online.held_seat());
+    EXPECT_EQ(ann.online.held_seat()->game_id, 42u);
+    EXPECT_TRUE(ann.notices.empty());
 }
 
 }  // namespace
