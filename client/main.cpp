@@ -21,10 +21,10 @@ std::string user_name() {
 struct CommandLine {
     bool help = false;
     std::string connect, name = user_name(), notation = "chinese", side, size = "1180x780", position;
-    std::string screenshot, shots = ".";
+    std::string screenshot, shots = ".", config_dir;
     std::optional<int> computer;
     int discovery_port = 7778;
-    bool host = false, hotseat = false, quit_after_screenshot = false, mute = false;
+    bool host = false, hotseat = false, quit_after_screenshot = false, mute = false, name_given = false;
 };
 
 po::options_description describe(CommandLine& line) {
@@ -32,7 +32,8 @@ po::options_description describe(CommandLine& line) {
     options.add_options()("help", "show this help")(
         "connect", po::value(&line.connect),
         "connect to a server, HOST or HOST:PORT (default port 7777)")(
-        "name", po::value(&line.name)->default_value(line.name), "your name in games and chat")(
+        "name", po::value(&line.name)->default_value(line.name),
+        "your name in games and chat (else the name used last time)")(
         "host", "start a local server for a LAN game (announced for discovery) and connect to it")(
         "hotseat", "two players on this screen, no server")(
         "computer", po::value<int>(),
@@ -50,7 +51,10 @@ po::options_description describe(CommandLine& line) {
         "size", po::value(&line.size)->default_value(line.size), "window size, WIDTHxHEIGHT")(
         "position", po::value(&line.position), "window position on screen, X,Y")(
         "discovery-port", po::value(&line.discovery_port)->default_value(line.discovery_port),
-        "UDP port of LAN discovery");
+        "UDP port of LAN discovery")(
+        "config-dir", po::value(&line.config_dir),
+        "where the client keeps its state (last server and name, seats in games); default "
+        "$XDG_CONFIG_HOME/xiangqi or ~/.config/xiangqi");
     return options;
 }
 
@@ -65,6 +69,7 @@ void read(int argc, char** argv, const po::options_description& options, Command
     line.hotseat = vm.count("hotseat") > 0;
     line.quit_after_screenshot = vm.count("quit-after-screenshot") > 0;
     line.mute = vm.count("mute") > 0;
+    line.name_given = !vm["name"].defaulted();
 }
 
 std::optional<xq::Notation> parse_notation(const std::string& text) {
@@ -104,6 +109,8 @@ std::expected<AppOptions, std::string> to_app_options(const CommandLine& line) {
     if (line.name.empty() || line.name.size() > 40)
         return std::unexpected("--name must be 1 to 40 bytes");
     app.name = line.name;
+    app.name_given = line.name_given;
+    if (!line.config_dir.empty()) app.config_dir = line.config_dir;
     if (!line.screenshot.empty()) app.screenshot = line.screenshot;
     app.quit_after_screenshot = line.quit_after_screenshot;
     app.screenshot_dir = line.shots;

@@ -35,20 +35,40 @@ std::string lan_addresses() {
     return out;
 }
 
+// The client's saved state: in --config-dir, else the XDG config folder, else nowhere.
+std::optional<ProfileStore> open_profile(const std::optional<std::filesystem::path>& dir) {
+    if (dir) return ProfileStore(*dir);
+    if (auto fallback = ProfileStore::default_dir()) return ProfileStore(*fallback);
+    return std::nullopt;
+}
+
+// The command line wins; what was saved last time fills in the rest.
+AppOptions with_saved(AppOptions options, const Profile& saved) {
+    if (!options.name_given && !saved.last_name.empty() && saved.last_name.size() <= 40) options.name = saved.last_name;
+    return options;
+}
+
+std::string start_address(const AppOptions& options, const Profile& saved) {
+    if (options.connect) return to_string(*options.connect);
+    return saved.last_server.empty() ? "127.0.0.1:7777" : saved.last_server;
+}
+
 // A window position in pixels as the screens take it.
 Point at(int x, int y) { return {static_cast<float>(x), static_cast<float>(y)}; }
 
 }  // namespace
 
 App::App(AppOptions options)
-    : options_(std::move(options)),
+    : profile_(open_profile(options.config_dir)),
+      saved_(profile_ ? profile_->load() : Profile{}),
+      options_(with_saved(std::move(options), saved_)),
       window_(sf::VideoMode(options_.width, options_.height), ui::utf8("xiangqi — " + options_.name),
               sf::Style::Default, antialiased()),
       resources_(options_.mute),
-      online_(game_, lobby_),
+      online_(game_, lobby_, profile_ ? &*profile_ : nullptr),
       discovery_(options_.discovery_port),
       context_(resources_, game_, lobby_, online_, discovery_),
-      start_(context_, options_.connect ? to_string(*options_.connect) : "127.0.0.1:7777", options_.name),
+      start_(context_, start_address(options_, saved_), options_.name),
       lobby_screen_(context_),
       game_screen_(context_) {
     window_.setFramerateLimit(60);
@@ -281,6 +301,8 @@ void App::update(TimePoint now) {
         }
     }
     for (const auto& notice : online_.take_notices()) toast(notice);
+    if (profile_)
+        for (const auto& problem : profile_->take_problems()) toast(problem);
     update_analysis();
     for (SoundCue cue : game_.take_cues()) resources_.play(cue);
     context_.status = status_line();

@@ -16,6 +16,7 @@
 #include "client/net/discovery_browser.h"
 #include "client/net/local_server.h"
 #include "client/online/online_client.h"
+#include "client/profile/profile_store.h"
 #include "client/view/game_screen.h"
 #include "client/view/lobby_screen.h"
 #include "client/view/start_screen.h"
@@ -25,6 +26,8 @@ namespace xq::client {
 struct AppOptions {
     std::optional<Endpoint> connect;
     std::string name = "player";
+    bool name_given = false;  // on the command line: it wins over the name saved last time
+    std::optional<std::filesystem::path> config_dir;  // where the client keeps its state; else the XDG default
     bool host = false;     // start a local server (announced on the LAN) and connect to it
     bool hotseat = false;  // two players on this screen, no server
     std::optional<int> computer;  // play the computer at this level (1-8), no server
@@ -67,6 +70,9 @@ private:
     void draw_connection_lost();
     void draw_toast();
 
+    // Before options_: the saved name stands in for one not given on the command line.
+    std::optional<ProfileStore> profile_;
+    Profile saved_;  // as it was at start: the last server and name
     AppOptions options_;
     sf::RenderWindow window_;
     Resources resources_;

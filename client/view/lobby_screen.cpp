@@ -168,6 +168,11 @@ void LobbyScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
     ui::box(target, {0, 0, size.x, size.y}, ui::color::kBackground);
     ui::text(target, font, "象棋", {24, 14}, 34, ui::color::kAccent);
     ui::text(target, font, ctx_.online.server_name() + " — " + ctx_.online.player_name(), {110, 24}, 20, ui::color::kText);
+    // A seat still held in a live game on this server (left from its screen, or kept by another
+    // client of this user).
+    if (ctx_.online.held_seat())
+        if (ui::button(target, font, in, {size.x - 264, 16, 240, 40}, "Return to your game", true, true))
+            ctx_.online.return_to_game();
     const float form_w = std::min(380.0f, size.x * 0.36f);
     draw_forms(target, in, {size.x - form_w - 24, 74, form_w, size.y - 110});
     draw_lists(target, in, {24, 74, size.x - form_w - 72, size.y - 110});

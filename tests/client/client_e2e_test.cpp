@@ -1,6 +1,6 @@
 // The desktop client end to end, under Xvfb: a real xiangqi-server, two client windows driven by
 // real input (xdotool clicks on the lobby and the board) playing a short game to checkmate, and a
-// third client watching. The final state is checked through the server; screenshots (the lobby,
+// third client watching; a client killed mid-game and started again returning to its game. The final state is checked through the server; screenshots (the lobby,
 // a piece selected with its destinations, the result panel) are saved under the build folder.
 
 #include <gtest/gtest.h>
@@ -9,6 +9,9 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <memory>
+#include <utility>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -17,6 +20,7 @@
 
 #include "client/model/layout.h"
 #include "client/net/local_server.h"
+#include "client/profile/profile_store.h"
 #include "common/iccs.h"
 #include "support/test_client.h"
 
@@ -43,13 +47,17 @@ std::optional<std::string> run(const std::string& command) {
     return out;
 }
 
-// One xiangqi-client process and its window.
+// One xiangqi-client process and its window. Its state goes to `config`, never to ~/.config.
+// Without `give_name` it is started as after a crash: the name is the one its profile saved.
 class ClientWindow {
 public:
-    ClientWindow(const std::string& name, std::uint16_t port) : name_(name) {
+    ClientWindow(const std::string& name, std::uint16_t port, const fs::path& config, bool give_name = true)
+        : name_(name) {
         const std::string connect = "127.0.0.1:" + std::to_string(port);
-        std::vector<std::string> args = {XQ_CLIENT_BIN, "--connect", connect, "--name", name, "--mute",
-                                         "--size", "1000x700", "--position", "0,0", "--screenshot-dir", kShots.string()};
+        std::vector<std::string> args = {XQ_CLIENT_BIN, "--connect", connect, "--mute", "--size", "1000x700",
+                                         "--position", "0,0", "--screenshot-dir", kShots.string(),
+                                         "--config-dir", config.string()};
+        if (give_name) args.insert(args.end(), {"--name", name});
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
@@ -79,9 +87,17 @@ public:
         std::this_thread::sleep_for(500ms);  // the first frames
     }
     ~ClientWindow() {
+        if (pid_ == 0) return;
         ::kill(pid_, SIGTERM);
         int status = 0;
         ::waitpid(pid_, &status, 0);
+    }
+    // Ends the process as a crash would: no chance to say goodbye or save anything.
+    void kill_hard() {
+        ::kill(pid_, SIGKILL);
+        int status = 0;
+        ::waitpid(pid_, &status, 0);
+        pid_ = 0;
     }
 
     // A real click at window coordinates, with the window raised above the others first.
@@ -97,8 +113,9 @@ public:
     }
     // F12 saves <shots>/<name>-N.png; copies it to <shots>/<as>.png.
     void screenshot(const std::string& as) {
-        ASSERT_TRUE(run("xdotool windowraise " + window_ + " windowfocus --sync " + window_ + " key F12"));
         const fs::path saved = kShots / (name_ + "-" + std::to_string(++shots_) + ".png");
+        fs::remove(saved);  // an earlier window of the same name may have left one
+        ASSERT_TRUE(run("xdotool windowraise " + window_ + " windowfocus --sync " + window_ + " key F12"));
         for (int i = 0; i < 50 && !fs::exists(saved); ++i) std::this_thread::sleep_for(100ms);
         ASSERT_TRUE(fs::exists(saved)) << saved;
         std::this_thread::sleep_for(200ms);  // let the file be written completely
@@ -128,60 +145,105 @@ std::optional<T> wait_for_body(test::TestClient& c, std::chrono::seconds limit =
     return std::nullopt;
 }
 
-TEST(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
-    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "needs an X display (./xq test runs under xvfb-run)";
-    ASSERT_TRUE(run("command -v xdotool")) << "xdotool is missing";
-    fs::create_directories(kShots);
-    for (const auto& entry : fs::directory_iterator(kShots)) fs::remove(entry.path());
-    const fs::path dir = fs::temp_directory_path() / ("xq-e2e-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    LocalServerOptions options;
-    options.binary = XQ_SERVER_BIN_PATH;
-    options.db = dir / "games.db";
-    options.name = "e2e";
-    auto server = LocalServer::start(options);
-    ASSERT_TRUE(server) << server.error();
-
-    // Red creates a game by clicking through the lobby.
-    ClientWindow alice("alice", server->port());
-    alice.screenshot("lobby");
-    alice.click(kColourRed);
-    alice.click(kCreateGame);
-    test::TestClient referee(server->port());
-    referee.hello("referee");
-    proto::GameId id = 0;
-    for (int i = 0; i < 50 && id == 0; ++i) {
-        const auto list = referee.call(proto::ListGames{});
-        if (const auto* games = std::get_if<proto::GameList>(&list.body); games && !games->open.empty()) {
-            EXPECT_EQ(games->open[0].host, "alice");
-            EXPECT_EQ(games->open[0].host_color, proto::ColorChoice::Red);
-            id = games->open[0].game_id;
-        } else {
-            std::this_thread::sleep_for(100ms);
-        }
+// A real server in a folder of its own (its database, the clients' config folders) and a
+// referee: a test client that watches the game and sees every move land.
+class ClientEndToEnd : public ::testing::Test {
+protected:
+    void SetUp() override {
+        if (!std::getenv("DISPLAY")) GTEST_SKIP() << "needs an X display (./xq test runs under xvfb-run)";
+        ASSERT_TRUE(run("command -v xdotool")) << "xdotool is missing";
+        static bool cleared = false;  // the screenshots of every test in this run are kept
+        fs::create_directories(kShots);
+        if (!std::exchange(cleared, true))
+            for (const auto& entry : fs::directory_iterator(kShots)) fs::remove(entry.path());
+        dir_ = fs::temp_directory_path() /
+               ("xq-e2e-" + std::to_string(::getpid()) + "-" +
+                ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        fs::create_directories(dir_);
+        LocalServerOptions options;
+        options.binary = XQ_SERVER_BIN_PATH;
+        options.db = dir_ / "games.db";
+        options.name = "e2e";
+        auto started = LocalServer::start(options);
+        ASSERT_TRUE(started) << started.error();
+        server_.emplace(std::move(*started));
+        referee_.emplace(server_->port());
+        referee_->hello("referee");
     }
-    ASSERT_NE(id, 0u) << "alice's click did not create a game";
+    void TearDown() override {
+        referee_.reset();
+        server_.reset();
+        std::error_code ignored;
+        if (!std::getenv("XQ_KEEP")) fs::remove_all(dir_, ignored);
+    }
+    std::uint16_t port() const { return server_->port(); }
 
-    // Black joins from its lobby, then a third client watches from the live list.
-    ClientWindow bob("bob", server->port());
-    std::this_thread::sleep_for(1s);  // the lobby has listed alice's game
-    // A slow client (a sanitized build) may not have drawn the list yet when the first click
-    // lands; a click on an empty row does nothing, so click again until the game starts.
-    std::optional<proto::Snapshot> snapshot;
-    for (int click = 0; click < 10 && !snapshot; ++click) {
-        bob.click(kFirstOpenJoin);
-        for (int i = 0; i < 10; ++i) {
-            const auto reply = referee.call(proto::WatchGame{id, ""});
-            if (const auto* s = std::get_if<proto::Snapshot>(&reply.body); s && s->status == proto::GameStatus::Playing) {
-                snapshot = *s;
-                break;
+    // Red creates a game by clicking through its lobby; the game's id, as the server lists it.
+    proto::GameId create_by_clicks(ClientWindow& red, const std::string& host) {
+        red.click(kColourRed);
+        red.click(kCreateGame);
+        for (int i = 0; i < 50; ++i) {
+            const auto list = referee_->call(proto::ListGames{});
+            if (const auto* games = std::get_if<proto::GameList>(&list.body); games && !games->open.empty()) {
+                EXPECT_EQ(games->open[0].host, host);
+                EXPECT_EQ(games->open[0].host_color, proto::ColorChoice::Red);
+                return games->open[0].game_id;
             }
             std::this_thread::sleep_for(100ms);
         }
+        return 0;
     }
+
+    // Black joins from its lobby; the referee watches from then on. A slow client (a sanitized
+    // build) may not have drawn the list yet when the first click lands; a click on an empty row
+    // does nothing, so click again until the game starts.
+    std::optional<proto::Snapshot> join_by_clicks(ClientWindow& black, proto::GameId id) {
+        std::this_thread::sleep_for(1s);  // the lobby has listed the game
+        for (int click = 0; click < 10; ++click) {
+            black.click(kFirstOpenJoin);
+            for (int i = 0; i < 10; ++i) {
+                const auto reply = referee_->call(proto::WatchGame{id, ""});
+                if (const auto* s = std::get_if<proto::Snapshot>(&reply.body); s && s->status == proto::GameStatus::Playing)
+                    return *s;
+                std::this_thread::sleep_for(100ms);
+            }
+        }
+        return std::nullopt;
+    }
+
+    // A move as two real clicks (`between` runs with the piece picked up); the referee's word
+    // that it reached the server. The referee may hear of the previous move before the mover's
+    // window has drawn it, and a click before its turn does nothing: then the clicks are repeated.
+    std::optional<proto::MoveMade> move_by_clicks(ClientWindow& mover, const std::string& move, bool flipped,
+                                                  const std::function<void()>& between = {}) {
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            mover.click_square(move.substr(0, 2), flipped);
+            if (between && attempt == 0) between();
+            mover.click_square(move.substr(2, 2), flipped);
+            if (auto made = wait_for_body<proto::MoveMade>(*referee_, 4s)) return made;
+        }
+        mover.screenshot("failed-move");
+        return std::nullopt;
+    }
+
+    fs::path dir_;
+    std::optional<LocalServer> server_;
+    std::optional<test::TestClient> referee_;
+};
+
+TEST_F(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
+    // Red creates a game by clicking through the lobby.
+    ClientWindow alice("alice", port(), dir_ / "alice");
+    alice.screenshot("lobby");
+    const proto::GameId id = create_by_clicks(alice, "alice");
+    ASSERT_NE(id, 0u) << "alice's click did not create a game";
+
+    // Black joins from its lobby, then a third client watches from the live list.
+    ClientWindow bob("bob", port(), dir_ / "bob");
+    const auto snapshot = join_by_clicks(bob, id);
     ASSERT_TRUE(snapshot) << "bob's click did not start the game";
     EXPECT_EQ(snapshot->black.name, "bob");
-    ClientWindow carol("carol", server->port());
+    ClientWindow carol("carol", port(), dir_ / "carol");
     std::this_thread::sleep_for(1s);
     carol.click(kFirstLiveWatch);
 
@@ -190,16 +252,15 @@ TEST(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
     for (std::size_t ply = 0; ply < line.size(); ++ply) {
         ClientWindow& mover = ply % 2 == 0 ? alice : bob;
         const bool flipped = ply % 2 == 1;  // Black's board is turned
-        mover.click_square(line[ply].substr(0, 2), flipped);
-        if (ply == 4) alice.screenshot("selected");  // the cannon picked up, its points shown
-        mover.click_square(line[ply].substr(2, 2), flipped);
-        const auto made = wait_for_body<proto::MoveMade>(referee);
-        if (!made) mover.screenshot("failed-move");
+        // At the mate, the cannon picked up with its points shown.
+        const auto made = move_by_clicks(mover, line[ply], flipped, [&] {
+            if (ply == 4) alice.screenshot("selected");
+        });
         ASSERT_TRUE(made) << "move " << ply + 1 << " (" << line[ply] << ") never reached the server";
         EXPECT_EQ(made->move, line[ply]);
         EXPECT_EQ(made->ply, ply + 1);
     }
-    const auto ended = wait_for_body<proto::GameEnded>(referee);
+    const auto ended = wait_for_body<proto::GameEnded>(*referee_);
     ASSERT_TRUE(ended);
     EXPECT_EQ(ended->outcome.result, proto::GameResult::RedWins);
     EXPECT_EQ(ended->outcome.reason, "checkmate");
@@ -209,7 +270,7 @@ TEST(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
     bob.screenshot("loser");
 
     // Through the server: the archived game is the line played, and every client is still up.
-    const auto archived = referee.call(proto::GetArchived{id});
+    const auto archived = referee_->call(proto::GetArchived{id});
     const auto* game = std::get_if<proto::ArchivedGame>(&archived.body);
     ASSERT_TRUE(game);
     EXPECT_EQ(game->moves, std::vector<std::string>(line.begin(), line.end()));
@@ -218,7 +279,69 @@ TEST(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
     EXPECT_TRUE(carol.running());
     // The spectator's window followed: its own screenshot exists, and it never crashed.
     EXPECT_TRUE(fs::exists(kShots / "spectator.png"));
-    fs::remove_all(dir);
+}
+
+// A player's client is killed mid-game (SIGKILL: nothing saved at the end) and started again
+// with the same config folder and no name: it finds its seat in its profile, goes back into the
+// game by itself, and plays on; the opponent's client sees its move and answers.
+TEST_F(ClientEndToEnd, KilledClientStartedAgainReturnsToItsGameAndPlaysOn) {
+    ClientWindow alice("alice", port(), dir_ / "alice");
+    const proto::GameId id = create_by_clicks(alice, "alice");
+    ASSERT_NE(id, 0u) << "alice's click did not create a game";
+    auto bob = std::make_unique<ClientWindow>("bob", port(), dir_ / "bob");
+    ASSERT_TRUE(join_by_clicks(*bob, id)) << "bob's click did not start the game";
+    for (std::size_t ply = 0; const char* move : {"h2e2", "h9g7", "h0g2"}) {
+        const auto made = move_by_clicks(ply % 2 == 0 ? alice : *bob, move, ply % 2 == 1);
+        ASSERT_TRUE(made) << move << " never reached the server";
+        EXPECT_EQ(made->move, move);
+        ++ply;
+    }
+    const Profile saved = ProfileStore(dir_ / "bob").load();
+    const SavedSeat* seat = saved.seat_on("127.0.0.1:" + std::to_string(port()));
+    ASSERT_NE(seat, nullptr) << "bob's seat was not saved";
+    EXPECT_EQ(seat->game_id, id);
+    EXPECT_EQ(seat->side, Color::Black);
+
+    bob->kill_hard();
+    const auto away = wait_for_body<proto::PlayerConnection>(*referee_);
+    ASSERT_TRUE(away);
+    EXPECT_EQ(away->side, proto::Side::Black);
+    EXPECT_FALSE(away->player.connected);
+    bob.reset();
+
+    ClientWindow again("bob", port(), dir_ / "bob", /*give_name=*/false);
+    const auto back = wait_for_body<proto::PlayerConnection>(*referee_, 20s);
+    ASSERT_TRUE(back) << "the restarted client did not resume its seat";
+    EXPECT_EQ(back->side, proto::Side::Black);
+    EXPECT_TRUE(back->player.connected);
+    std::this_thread::sleep_for(1s);  // the Snapshot drawn
+    again.screenshot("returned");
+
+    // Black's move from the restarted window; Red's window has it, since it can answer.
+    const auto black_move = move_by_clicks(again, "b9c7", true);
+    ASSERT_TRUE(black_move) << "the restarted client's move never reached the server";
+    EXPECT_EQ(black_move->move, "b9c7");
+    EXPECT_EQ(black_move->ply, 4u);
+    const auto red_move = move_by_clicks(alice, "i0h0", false);
+    ASSERT_TRUE(red_move) << "alice's window did not see the restarted client's move";
+    EXPECT_EQ(red_move->move, "i0h0");
+    const auto reply = referee_->call(proto::WatchGame{id, ""});
+    const auto* snapshot = std::get_if<proto::Snapshot>(&reply.body);
+    ASSERT_TRUE(snapshot);
+    EXPECT_EQ(snapshot->moves, (std::vector<std::string>{"h2e2", "h9g7", "h0g2", "b9c7", "i0h0"}));
+    EXPECT_TRUE(snapshot->black.connected);
+
+    // A second client of the same user, while the first still plays: it does not take the seat,
+    // but its lobby offers it; the first keeps playing.
+    ClientWindow second("bob", port(), dir_ / "bob", /*give_name=*/false);
+    std::this_thread::sleep_for(1500ms);
+    second.screenshot("lobby-return");
+    const auto still_mine = move_by_clicks(again, "a9b9", true);
+    ASSERT_TRUE(still_mine) << "the second client took the seat from the first";
+    EXPECT_EQ(still_mine->ply, 6u);
+    EXPECT_TRUE(alice.running());
+    EXPECT_TRUE(again.running());
+    EXPECT_TRUE(second.running());
 }
 
 }  // namespace
