@@ -21,6 +21,7 @@ void OnlineClient::connect(const Endpoint& endpoint, const std::string& name) {
     name_ = name;
     server_ = to_string(endpoint);
     held_.reset();
+    resume_request_ = 0;  // request ids start again with the new connection
     status_ = LinkStatus::Connecting;
     status_text_ = "connecting to " + to_string(endpoint) + "…";
     link_->open(endpoint, name);
@@ -28,6 +29,7 @@ void OnlineClient::connect(const Endpoint& endpoint, const std::string& name) {
 
 void OnlineClient::disconnect() {
     link_.reset();
+    resume_request_ = 0;
     status_ = LinkStatus::Offline;
     status_text_ = "not connected";
     screen_ = Screen::Start;
