@@ -1,6 +1,8 @@
 // xiangqi-client: the desktop client. See --help.
 
 #include <boost/program_options.hpp>
+#include <atomic>
+#include <csignal>
 #include <expected>
 #include <iostream>
 
@@ -24,8 +26,13 @@ struct CommandLine {
     std::string screenshot, shots = ".";
     std::optional<int> computer;
     int discovery_port = 7778;
-    bool host = false, hotseat = false, quit_after_screenshot = false, mute = false;
+    bool host = false, hotseat = false, quit_after_screenshot = false, mute = false, frame_count = false;
 };
+
+// SIGTERM or SIGINT: the window closes and the client ends as if closed there (its local server
+// and engines stopped, the frame count printed).
+std::atomic<bool> stop_requested{false};
+void request_stop(int) { stop_requested = true; }
 
 po::options_description describe(CommandLine& line) {
     po::options_description options("xiangqi-client options");
@@ -50,7 +57,9 @@ po::options_description describe(CommandLine& line) {
         "size", po::value(&line.size)->default_value(line.size), "window size, WIDTHxHEIGHT")(
         "position", po::value(&line.position), "window position on screen, X,Y")(
         "discovery-port", po::value(&line.discovery_port)->default_value(line.discovery_port),
-        "UDP port of LAN discovery");
+        "UDP port of LAN discovery")(
+        "frame-count", "at the end, print how many frames were drawn (\"frames N\"): the window draws only "
+                       "when something on it changes");
     return options;
 }
 
@@ -65,6 +74,7 @@ void read(int argc, char** argv, const po::options_description& options, Command
     line.hotseat = vm.count("hotseat") > 0;
     line.quit_after_screenshot = vm.count("quit-after-screenshot") > 0;
     line.mute = vm.count("mute") > 0;
+    line.frame_count = vm.count("frame-count") > 0;
 }
 
 std::optional<xq::Notation> parse_notation(const std::string& text) {
@@ -108,6 +118,8 @@ std::expected<AppOptions, std::string> to_app_options(const CommandLine& line) {
     app.quit_after_screenshot = line.quit_after_screenshot;
     app.screenshot_dir = line.shots;
     app.mute = line.mute;
+    app.print_frame_count = line.frame_count;
+    app.stop = &stop_requested;
     app.host = line.host;
     app.hotseat = line.hotseat;
     if (line.computer && (*line.computer < 1 || *line.computer > 8))
@@ -120,6 +132,8 @@ std::expected<AppOptions, std::string> to_app_options(const CommandLine& line) {
 }
 
 int run(AppOptions options) {
+    std::signal(SIGTERM, request_stop);
+    std::signal(SIGINT, request_stop);
     try {
         App client(std::move(options));
         return client.run();
