@@ -13,7 +13,7 @@ packages=(
   libprotobuf-dev protobuf-compiler libsqlite3-dev
   fairy-stockfish xvfb xauth
   iproute2  # tests/server/net/netns: two hosts in network namespaces
-  libsfml-dev fonts-wqy-microhei xdotool
+  libsfml-dev libx11-dev fonts-wqy-microhei xdotool
   clang-19 libclang-rt-19-dev  # fuzz/: libFuzzer (clang 14 cannot compile C++23's <expected>)
 )
 

@@ -49,6 +49,7 @@ App::App(AppOptions options)
     : options_(std::move(options)),
       window_(sf::VideoMode(options_.width, options_.height), ui::utf8("xiangqi — " + options_.name),
               sf::Style::Default, antialiased()),
+      expose_(window_.getSystemHandle()),
       resources_(options_.mute),
       online_(game_, lobby_),
       discovery_(options_.discovery_port),
@@ -376,7 +377,8 @@ int App::run() {
             break;
         }
         ui::Input in;
-        if (handle_events(in)) frames_due_.request();
+        const bool events = handle_events(in);
+        if (events || expose_.exposed()) frames_due_.request();
         const TimePoint now = SteadyClock::now();
         if (update(now)) frames_due_.request();
         // fully_loaded() counts frames: until the --screenshot is taken, every turn draws one.

@@ -18,6 +18,7 @@
 #include "client/net/discovery_browser.h"
 #include "client/net/local_server.h"
 #include "client/online/online_client.h"
+#include "client/view/expose_watch.h"
 #include "client/view/game_screen.h"
 #include "client/view/lobby_screen.h"
 #include "client/view/start_screen.h"
@@ -74,6 +75,7 @@ private:
 
     AppOptions options_;
     sf::RenderWindow window_;
+    ExposeWatch expose_;
     Resources resources_;
     GameModel game_;
     LobbyModel lobby_;
