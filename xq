@@ -13,7 +13,7 @@ packages=(
   libprotobuf-dev protobuf-compiler libsqlite3-dev
   fairy-stockfish xvfb xauth
   iproute2  # tests/server/net/netns: two hosts in network namespaces
-  libsfml-dev fonts-wqy-microhei xdotool
+  libsfml-dev libx11-dev fonts-wqy-microhei xdotool
   clang-19 libclang-rt-19-dev  # fuzz/: libFuzzer (clang 14 cannot compile C++23's <expected>)
 )
 
@@ -60,8 +60,11 @@ usage: ./xq COMMAND [ARGS]
   bench perft [ROUNDS]     our perft against fairy-stockfish's (depth 5), nodes/s and ratio
   bench server [--quick]   the server under load (saturation, medium, 5,000-game capacity) against
                            a bare length-prefixed relay; prints each row and the ratio
-  bench client [FRAMES]    the client's frame time under Xvfb (full board, highlights, ticking clock)
-                           against a clear-and-display frame
+  bench client [FRAMES] [--client PATH]
+                           the client under Xvfb: its CPU at rest against a real server (a lobby
+                           listing a live game, watching a game nobody moves in), then its frame
+                           time (full board, highlights, ticking clock) against a clear-and-display
+                           frame; --client measures another build's client at rest
   bench differential [GAMES]
                            the Fairy-Stockfish differential test on a larger sample
   fuzz TARGET SECONDS | list
@@ -232,7 +235,7 @@ case "$command" in
         ;;
       server) exec "$root/bench/server_bench.sh" "$build" "$@" ;;
       client)
-        exec xvfb-run -a -s "-screen 0 1280x1024x24" "$build/bench/client_frame_bench" "${1:-600}"
+        exec xvfb-run -a -s "-screen 0 1280x1024x24" "$build/bench/client_frame_bench" "${@:-600}"
         ;;
       *) log "unknown benchmark '$what' (perft, differential, server, client)"; exit 2 ;;
     esac

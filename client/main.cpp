@@ -1,6 +1,8 @@
 // xiangqi-client: the desktop client. See --help.
 
 #include <boost/program_options.hpp>
+#include <atomic>
+#include <csignal>
 #include <expected>
 #include <iostream>
 
@@ -25,7 +27,13 @@ struct CommandLine {
     std::optional<int> computer;
     int discovery_port = 7778;
     bool host = false, hotseat = false, quit_after_screenshot = false, mute = false, name_given = false;
+    bool frame_count = false;
 };
+
+// SIGTERM or SIGINT: the window closes and the client ends as if closed there (its local server
+// and engines stopped, the frame count printed).
+std::atomic<bool> stop_requested{false};
+void request_stop(int) { stop_requested = true; }
 
 po::options_description describe(CommandLine& line) {
     po::options_description options("xiangqi-client options");
@@ -54,7 +62,9 @@ po::options_description describe(CommandLine& line) {
         "UDP port of LAN discovery")(
         "config-dir", po::value(&line.config_dir),
         "where the client keeps its state (last server and name, seats in games); default "
-        "$XDG_CONFIG_HOME/xiangqi or ~/.config/xiangqi");
+        "$XDG_CONFIG_HOME/xiangqi or ~/.config/xiangqi")(
+        "frame-count", "at the end, print how many frames were drawn (\"frames N\"): the window draws only "
+                       "when something on it changes");
     return options;
 }
 
@@ -70,6 +80,7 @@ void read(int argc, char** argv, const po::options_description& options, Command
     line.quit_after_screenshot = vm.count("quit-after-screenshot") > 0;
     line.mute = vm.count("mute") > 0;
     line.name_given = !vm["name"].defaulted();
+    line.frame_count = vm.count("frame-count") > 0;
 }
 
 std::optional<xq::Notation> parse_notation(const std::string& text) {
@@ -115,6 +126,8 @@ std::expected<AppOptions, std::string> to_app_options(const CommandLine& line) {
     app.quit_after_screenshot = line.quit_after_screenshot;
     app.screenshot_dir = line.shots;
     app.mute = line.mute;
+    app.print_frame_count = line.frame_count;
+    app.stop = &stop_requested;
     app.host = line.host;
     app.hotseat = line.hotseat;
     if (line.computer && (*line.computer < 1 || *line.computer > 8))
@@ -127,6 +140,8 @@ std::expected<AppOptions, std::string> to_app_options(const CommandLine& line) {
 }
 
 int run(AppOptions options) {
+    std::signal(SIGTERM, request_stop);
+    std::signal(SIGINT, request_stop);
     try {
         App client(std::move(options));
         return client.run();

@@ -54,9 +54,14 @@ void Analysis::ask_hint(const GameModel& model) {
 }
 
 const AnalysisView& Analysis::poll() {
-    if (!slot_) return view_;
+    pick_up();
+    return view_;
+}
+
+bool Analysis::pick_up() {
+    if (!slot_) return false;
     std::lock_guard lock(slot_->mutex);
-    if (!slot_->result) return view_;
+    if (!slot_->result) return false;
     view_.busy = false;
     if (*slot_->result) {
         view_.evaluation = (*slot_->result)->evaluation;
@@ -65,7 +70,7 @@ const AnalysisView& Analysis::poll() {
         view_.error = slot_->result->error().message;
     }
     slot_->result.reset();
-    return view_;
+    return true;
 }
 
 }  // namespace xq::client

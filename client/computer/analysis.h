@@ -29,6 +29,8 @@ public:
     void ask_hint(const GameModel& model);
     // Picks up answers; call once per frame.
     const AnalysisView& poll();
+    // Picks up an answer that came since the last call, if any: true when one did (a frame's worth).
+    bool pick_up();
 
 private:
     struct Slot;

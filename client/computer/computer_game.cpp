@@ -58,21 +58,22 @@ void ComputerGame::ask_engine() {
                       });
 }
 
-void ComputerGame::pump() {
-    if (!thinking_) return;
+bool ComputerGame::pump() {
+    if (!thinking_) return false;
     std::optional<engine::AsyncEngine::MoveResult> result;
     {
         std::lock_guard lock(answer_->mutex);
-        if (!answer_->result || answer_->for_ply != model_.ply_count()) return;
+        if (!answer_->result || answer_->for_ply != model_.ply_count()) return false;
         result.swap(answer_->result);
     }
     thinking_ = false;
     if (!*result) {
         model_.set_notice("The computer could not move: " + result->error().message);
-        return;
+        return true;
     }
     last_eval_for_computer_ = (*result)->evaluation.for_side(~side_);
     if (auto played = model_.play_local((*result)->move); !played) model_.set_notice(played.error());
+    return true;
 }
 
 void ComputerGame::move(Move m) {

@@ -20,8 +20,8 @@ public:
     ~ComputerGame() override;
 
     void new_game();
-    // Applies the engine's answer if it has come. Call once per frame.
-    void pump();
+    // Applies the engine's answer if it has come; true when it did. Call once per loop.
+    bool pump();
     bool thinking() const { return thinking_; }
     int level() const { return level_; }
     Color side() const { return side_; }

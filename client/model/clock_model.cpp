@@ -5,6 +5,14 @@
 
 namespace xq::client {
 
+namespace {
+
+// Under these the clock, or the time left for the move, is drawn as low.
+constexpr Millis kLowClock = 20'000;
+constexpr Millis kLowMove = 10'000;
+
+}  // namespace
+
 void ClockModel::set(const ClockValues& values, TimePoint received) {
     values_ = values;
     received_ = received;
@@ -43,9 +51,22 @@ std::optional<Millis> ClockModel::first_move_left(TimePoint now) const {
 
 bool ClockModel::low(Color side, TimePoint now) const {
     if (!known_) return false;
-    if (remaining(side, now) < 20'000) return true;
+    if (remaining(side, now) < kLowClock) return true;
     const auto cap = move_cap_left(now);
-    return cap && values_.running == side && *cap < 10'000;
+    return cap && values_.running == side && *cap < kLowMove;
+}
+
+std::optional<TimePoint> ClockModel::next_change(TimePoint now) const {
+    std::optional<Millis> wait;
+    const auto sooner = [&](std::optional<Millis> w) {
+        if (w && (!wait || *w < *wait)) wait = w;
+    };
+    if (values_.running) sooner(until_shown_change(remaining(*values_.running, now), kLowClock));
+    if (const auto cap = move_cap_left(now)) sooner(until_shown_change(*cap, kLowMove));
+    if (const auto first = first_move_left(now)) sooner(until_shown_change(*first, kLowMove));
+    // `now` counted whole milliseconds elapsed, rounded down: this deadline is never early.
+    if (!wait) return std::nullopt;
+    return now + std::chrono::milliseconds(*wait);
 }
 
 std::string format_clock(Millis ms) {
@@ -63,6 +84,18 @@ std::string format_clock(Millis ms) {
     else
         std::snprintf(text, sizeof text, "%lld:%02lld", seconds / 60, seconds % 60);
     return text;
+}
+
+std::optional<Millis> until_shown_change(Millis left, std::optional<Millis> threshold) {
+    // The highest value under `left` that looks different; format_clock's rules backwards.
+    Millis next = -1;
+    if (left >= 10'000)
+        next = std::max<Millis>(((left + 999) / 1000 - 1) * 1000, 9'999);  // whole seconds round up
+    else if (left >= 100)
+        next = left / 100 * 100 - 1;  // tenths round down
+    if (threshold && left >= *threshold) next = std::max(next, *threshold - 1);
+    if (next < 0) return std::nullopt;
+    return left - next;
 }
 
 }  // namespace xq::client

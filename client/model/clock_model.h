@@ -39,6 +39,9 @@ public:
     std::optional<Color> running() const { return values_.running; }
     // Low time: under 20 seconds on the clock, or under 10 seconds left for the move.
     bool low(Color side, TimePoint now) const;
+    // When what the clocks show next changes by itself (a second, a tenth, the low-time colour);
+    // none while no countdown runs.
+    std::optional<TimePoint> next_change(TimePoint now) const;
 
 private:
     Millis elapsed(TimePoint now) const;
@@ -50,5 +53,10 @@ private:
 
 // "5:00", "0:42", "1:02:03"; under 10 seconds with tenths ("9.4"), never negative.
 std::string format_clock(Millis ms);
+
+// How long until a countdown showing format_clock(left) shows other text, or drops under
+// `threshold` (where it is drawn differently): the next whole second above ten seconds, the next
+// tenth below. None once nothing more will change.
+std::optional<Millis> until_shown_change(Millis left, std::optional<Millis> threshold = std::nullopt);
 
 }  // namespace xq::client

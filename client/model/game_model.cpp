@@ -318,4 +318,16 @@ std::optional<Millis> GameModel::grace_left(Color side, TimePoint now) const {
     return std::max<Millis>(0, *s.grace_ms - std::max<Millis>(0, elapsed));
 }
 
+std::optional<TimePoint> GameModel::next_change(TimePoint now) const {
+    auto next = clock_.next_change(now);
+    for (Color side : {Color::Red, Color::Black}) {
+        const auto left = grace_left(side, now);
+        // At 0 the countdown gives way to "may be claimed" and the claim buttons.
+        const auto wait = left ? until_shown_change(*left, 1) : std::nullopt;
+        if (wait && (!next || now + std::chrono::milliseconds(*wait) < *next))
+            next = now + std::chrono::milliseconds(*wait);
+    }
+    return next;
+}
+
 }  // namespace xq::client

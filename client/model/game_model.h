@@ -142,6 +142,9 @@ public:
     // A disconnected player's time left to come back at `now` (0 once run out: the opponent may
     // claim); none while connected or when the server gave no grace.
     std::optional<Millis> grace_left(Color side, TimePoint now) const;
+    // When something drawn of the game next changes by itself: a running clock's next shown second
+    // or tenth, a grace period's; none while nothing counts down.
+    std::optional<TimePoint> next_change(TimePoint now) const;
     std::optional<Color> offer_by(OfferType kind) const { return offers_[static_cast<int>(kind)]; }
     std::uint32_t spectators() const { return spectators_; }
     const std::vector<ChatEntry>& chat() const { return chat_; }

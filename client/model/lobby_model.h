@@ -34,6 +34,7 @@ struct LobbyGame {
     std::uint32_t plies = 0;
     std::uint32_t spectators = 0;
     bool is_private = false;
+    friend bool operator==(const LobbyGame&, const LobbyGame&) = default;
 };
 
 struct ArchiveRow {

@@ -1,6 +1,7 @@
 #include "online_client.h"
 
 #include <chrono>
+#include <algorithm>
 
 #include "client/online/convert.h"
 #include "common/iccs.h"
@@ -37,9 +38,17 @@ void OnlineClient::disconnect() {
     seated_ = started_ = replay_ = false;
 }
 
-void OnlineClient::pump(TimePoint now) {
-    if (!link_) return;
-    for (auto& event : link_->poll()) {
+bool OnlineClient::pump(TimePoint now) {
+    if (!link_) return false;
+    auto events = link_->poll();
+    // The lobby's refresh every few seconds mostly brings the same lists back: no change to show.
+    const auto list = [](const NetEvent& e) {
+        const auto* in = std::get_if<Incoming>(&e);
+        return in && std::holds_alternative<proto::GameList>(in->message.body);
+    };
+    std::optional<std::pair<std::vector<LobbyGame>, std::vector<LobbyGame>>> lists_before;
+    if (!events.empty() && std::ranges::all_of(events, list)) lists_before.emplace(lobby_.open, lobby_.live);
+    for (auto& event : events) {
         if (const auto* up = std::get_if<LinkUp>(&event)) {
             on_link_up(*up);
         } else if (const auto* down = std::get_if<LinkDown>(&event)) {
@@ -49,6 +58,8 @@ void OnlineClient::pump(TimePoint now) {
             on_message(in->message, now);
         }
     }
+    if (lists_before) return lists_before->first != lobby_.open || lists_before->second != lobby_.live;
+    return !events.empty();
 }
 
 void OnlineClient::on_link_up(const LinkUp& up) {

@@ -28,8 +28,9 @@ public:
 
     void connect(const Endpoint& endpoint, const std::string& name);
     void disconnect();
-    // Once per frame: applies everything the server sent since the last call.
-    void pump(TimePoint now);
+    // Applies everything the server sent since the last call; true when anything came (the
+    // picture may have changed). Call once per loop.
+    bool pump(TimePoint now);
 
     LinkStatus status() const { return status_; }
     const std::string& status_text() const { return status_text_; }

@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
@@ -56,6 +57,10 @@ std::string start_address(const AppOptions& options, const Profile& saved) {
 // A window position in pixels as the screens take it.
 Point at(int x, int y) { return {static_cast<float>(x), static_cast<float>(y)}; }
 
+// The longest the loop sleeps between looks at the window and the network: input and messages
+// wait at most this long for their frame.
+constexpr std::chrono::milliseconds kPoll{20};
+
 }  // namespace
 
 App::App(AppOptions options)
@@ -64,6 +69,7 @@ App::App(AppOptions options)
       options_(with_saved(std::move(options), saved_)),
       window_(sf::VideoMode(options_.width, options_.height), ui::utf8("xiangqi — " + options_.name),
               sf::Style::Default, antialiased()),
+      expose_(window_.getSystemHandle()),
       resources_(options_.mute),
       online_(game_, lobby_, profile_ ? &*profile_ : nullptr),
       discovery_(options_.discovery_port),
@@ -230,21 +236,22 @@ bool App::fully_loaded() const {
 // The screen the player sees: a local game is always on the game screen.
 Screen App::shown_screen() const { return mode_ != Mode::Online ? Screen::Game : online_.screen(); }
 
-// One frame's input for the screens' widgets; each event also goes to the screen shown when the
-// frame began.
-ui::Input App::handle_events() {
-    ui::Input in;
+// One frame's input for the screens' widgets, in `in`; each event also goes to the screen shown
+// when the frame began. True when there was any event: a frame's worth (a hover, a resize too).
+bool App::handle_events(ui::Input& in) {
     const auto mouse = sf::Mouse::getPosition(window_);
     in.mouse = at(mouse.x, mouse.y);
     const Screen screen = shown_screen();
+    bool any = false;
     sf::Event event;
     while (window_.pollEvent(event)) {
+        any = true;
         if (!handle_window_event(event, in)) continue;
         if (screen == Screen::Start) start_.handle(event);
         if (screen == Screen::Lobby) lobby_screen_.handle(event);
         if (screen == Screen::Game) game_screen_.handle(event);
     }
-    return in;
+    return any;
 }
 
 // What the window itself answers (close, resize, F12) and the mouse noted in `in`; false for an
@@ -289,11 +296,11 @@ bool App::handle_window_event(const sf::Event& event, ui::Input& in) {
 }
 
 // Everything that moved since the last frame: the engine, the server's messages, notices,
-// analysis, sounds and the status line.
-void App::update(TimePoint now) {
-    if (computer_) computer_->pump();
+// analysis, sounds and the status line. True when any of it may change the picture.
+bool App::update(TimePoint now) {
+    bool changed = computer_ && computer_->pump();
     if (mode_ == Mode::Online) {
-        online_.pump(now);
+        changed |= online_.pump(now);
         // A player of Black sees its own side at the bottom, as on a real board.
         if (online_.game_id() != seen_game_) {
             seen_game_ = online_.game_id();
@@ -304,8 +311,20 @@ void App::update(TimePoint now) {
     if (profile_)
         for (const auto& problem : profile_->take_problems()) toast(problem);
     update_analysis();
+    if (analysis_) changed |= analysis_->pick_up();
     for (SoundCue cue : game_.take_cues()) resources_.play(cue);
     context_.status = status_line();
+    if (shown_screen() == Screen::Lobby) lobby_screen_.tick(now);
+    // Servers found on the LAN arrive on the discovery thread.
+    if (shown_screen() == Screen::Start) {
+        start_.tick(now);
+        auto seen = std::pair(discovery_.searching(), discovery_.servers());
+        if (seen != discovery_seen_) {
+            discovery_seen_ = std::move(seen);
+            changed = true;
+        }
+    }
+    return changed;
 }
 
 std::string App::status_line() const {
@@ -362,19 +381,44 @@ void App::draw_toast() {
     }
 }
 
+// The moments something drawn changes by itself, for the frame schedule.
+void App::plan_frames(TimePoint now) {
+    if (shown_screen() == Screen::Game) {
+        frames_due_.request_at(game_.next_change(now));
+        frames_due_.request_at(game_screen_.next_change(now));
+    }
+    if (!toast_.empty() && now < toast_until_) frames_due_.request_at(toast_until_);
+}
+
+// Draws a frame only when the picture changes (FrameSchedule) and sleeps in between.
 int App::run() {
     bool shot_taken = false;
     while (window_.isOpen()) {
-        ui::Input in = handle_events();
+        if (options_.stop && *options_.stop) {
+            window_.close();
+            break;
+        }
+        ui::Input in;
+        const bool events = handle_events(in);
+        if (events || expose_.exposed()) frames_due_.request();
         const TimePoint now = SteadyClock::now();
-        update(now);
+        if (update(now)) frames_due_.request();
+        // fully_loaded() counts frames: until the --screenshot is taken, every turn draws one.
+        if (options_.screenshot && !shot_taken) frames_due_.request();
+        if (!frames_due_.due(now)) {
+            std::this_thread::sleep_for(frames_due_.sleep(now, kPoll));
+            continue;
+        }
         draw(in, now);
+        frames_due_.drawn();
+        plan_frames(now);
         if (options_.screenshot && !shot_taken && fully_loaded()) {
             shot_taken = true;
             save_screenshot(*options_.screenshot);
             if (options_.quit_after_screenshot) window_.close();
         }
     }
+    if (options_.print_frame_count) std::cout << "frames " << frames_ << std::endl;
     return 0;
 }
 

@@ -3,6 +3,7 @@
 // gathers input, applies what the server sent, draws the current screen and plays sounds; the
 // network runs on its own thread, so a frame never waits for it.
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -12,11 +13,13 @@
 
 #include "client/computer/analysis.h"
 #include "client/computer/computer_game.h"
+#include "client/model/frame_schedule.h"
 #include "client/model/hotseat_game.h"
 #include "client/net/discovery_browser.h"
 #include "client/net/local_server.h"
 #include "client/online/online_client.h"
 #include "client/profile/profile_store.h"
+#include "client/view/expose_watch.h"
 #include "client/view/game_screen.h"
 #include "client/view/lobby_screen.h"
 #include "client/view/start_screen.h"
@@ -41,6 +44,8 @@ struct AppOptions {
     unsigned height = 780;
     std::optional<sf::Vector2i> position;
     std::uint16_t discovery_port = 7778;
+    bool print_frame_count = false;  // "frames N" on stdout at the end: how many frames were drawn
+    const std::atomic<bool>* stop = nullptr;  // set (by a signal handler): close the window and return
 };
 
 class App {
@@ -60,13 +65,14 @@ private:
     void save_screenshot(const std::filesystem::path& path);
     bool fully_loaded() const;
     void toast(const std::string& text);
-    // One frame of run(): input, then what changed, then the picture.
+    // One turn of run(): input, then what changed, then the picture if it changed.
     Screen shown_screen() const;
-    ui::Input handle_events();
+    bool handle_events(ui::Input& in);
     bool handle_window_event(const sf::Event& event, ui::Input& in);
-    void update(TimePoint now);
+    bool update(TimePoint now);
     std::string status_line() const;
     void draw(ui::Input& in, TimePoint now);
+    void plan_frames(TimePoint now);
     void draw_connection_lost();
     void draw_toast();
 
@@ -75,6 +81,7 @@ private:
     Profile saved_;  // as it was at start: the last server and name
     AppOptions options_;
     sf::RenderWindow window_;
+    ExposeWatch expose_;
     Resources resources_;
     GameModel game_;
     LobbyModel lobby_;
@@ -93,6 +100,8 @@ private:
     std::string toast_;
     TimePoint toast_until_{};
     std::optional<std::uint64_t> seen_game_;  // to turn the board for Black once per new game
+    FrameSchedule frames_due_;
+    std::pair<bool, std::vector<FoundServer>> discovery_seen_;  // the start screen's list as last drawn
     int frames_ = 0;
     int screenshots_ = 0;
 };

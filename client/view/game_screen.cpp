@@ -401,6 +401,14 @@ void GameScreen::draw_panel(sf::RenderTarget& target, ui::Input& in, TimePoint n
     ui::text(target, font, ui::elide(font, ctx_.status, 12, w), {x, p.h - 20}, 12, ui::color::kMuted);
 }
 
+std::optional<TimePoint> GameScreen::next_change(TimePoint now) const {
+    std::optional<TimePoint> next;
+    if (panel_stale_) next = panel_drawn_ + kPanelEvery;
+    if (confirm_resign_until_ && *confirm_resign_until_ > now && (!next || *confirm_resign_until_ < *next))
+        next = confirm_resign_until_;
+    return next;
+}
+
 void GameScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
     GameModel& game = ctx_.game;
     if (!game.result()) result_hidden_ = false;
@@ -418,12 +426,15 @@ void GameScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
         panel_layer_.create(w, h);
         panel_drawn_ = {};
     }
-    if (input || now - panel_drawn_ >= std::chrono::milliseconds(100)) {
+    if (input || now - panel_drawn_ >= kPanelEvery) {
         panel_layer_.setView(sf::View(sf::FloatRect(p.x, p.y, static_cast<float>(w), static_cast<float>(h))));
         draw_panel(panel_layer_, in, now, p);
         panel_layer_.display();
         panel_drawn_ = now;
         typed_ = false;
+        panel_stale_ = false;
+    } else {
+        panel_stale_ = true;  // a hover or a clock may have changed in it: painted again in 100 ms
     }
     sf::Sprite panel(panel_layer_.getTexture());
     panel.setPosition(std::round(p.x), std::round(p.y));

@@ -17,6 +17,9 @@ public:
     explicit GameScreen(ScreenContext& context);
     void handle(const sf::Event& event);
     void draw(sf::RenderTarget& target, ui::Input& in, TimePoint now);
+    // When this screen changes by itself (the game's clocks aside): the panel's layer after a frame
+    // that left it stale, the resign button's confirmation running out; none otherwise.
+    std::optional<TimePoint> next_change(TimePoint now) const;
 
 private:
     void board_input(const BoardGeometry& g, ui::Input& in);
@@ -34,8 +37,10 @@ private:
     ui::TextField chat_field_{"", 280};
     int move_scroll_ = 0;  // rows hidden above the move list when scrolled back
     bool result_hidden_ = false;
+    static constexpr std::chrono::milliseconds kPanelEvery{100};  // the panel's layer at most this often
     sf::RenderTexture panel_layer_;
     TimePoint panel_drawn_{};
+    bool panel_stale_ = false;  // the last frame showed the layer without painting it again
     bool typed_ = false;  // a key since the panel was last painted
     // Resign asks first: a second click before this time resigns.
     std::optional<TimePoint> confirm_resign_until_;

@@ -157,12 +157,15 @@ void LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r) {
     if (ui::button(target, font, in, {r.x, y, r.w, 36}, "Disconnect")) ctx_.back();
 }
 
-void LobbyScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
+void LobbyScreen::tick(TimePoint now) {
     // The lists go stale as games start and end elsewhere: ask again every few seconds.
     if (now - last_refresh_ > std::chrono::seconds(3)) {
         last_refresh_ = now;
         ctx_.online.refresh();
     }
+}
+
+void LobbyScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint) {
     const sf::Font& font = ctx_.resources.font();
     const auto size = target.getView().getSize();
     ui::box(target, {0, 0, size.x, size.y}, ui::color::kBackground);

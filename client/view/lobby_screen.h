@@ -13,6 +13,8 @@ public:
     explicit LobbyScreen(ScreenContext& context) : ctx_(context) {}
     void handle(const sf::Event& event);
     void draw(sf::RenderTarget& target, ui::Input& in, TimePoint now);
+    // The screen's timer, every turn of the loop while it is shown, whether or not a frame is drawn.
+    void tick(TimePoint now);
 
 private:
     void draw_lists(sf::RenderTarget& target, ui::Input& in, Rect r);

@@ -26,12 +26,15 @@ void StartScreen::handle(const sf::Event& event) {
     if (address_field_.handle(event) || name_field_.handle(event)) connect(address_field_.value());
 }
 
-void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
+void StartScreen::tick(TimePoint now) {
     // Look for servers on the LAN now and then while this screen is up.
     if (now - last_search_ > std::chrono::seconds(5)) {
         last_search_ = now;
         ctx_.discovery.refresh();
     }
+}
+
+void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint) {
     const sf::Font& font = ctx_.resources.font();
     const auto size = target.getView().getSize();
     ui::box(target, {0, 0, size.x, size.y}, ui::color::kBackground);

@@ -13,6 +13,8 @@ public:
     StartScreen(ScreenContext& context, std::string address, std::string name);
     void handle(const sf::Event& event);
     void draw(sf::RenderTarget& target, ui::Input& in, TimePoint now);
+    // The screen's timer, every turn of the loop while it is shown, whether or not a frame is drawn.
+    void tick(TimePoint now);
     std::string name() const { return name_field_.value(); }
 
 private:

@@ -8,6 +8,7 @@
 
 #include "client/model/board_geometry.h"
 #include "client/model/clock_model.h"
+#include "client/model/frame_schedule.h"
 #include "client/model/game_model.h"
 #include "client/model/hotseat_game.h"
 #include "common/fen.h"
@@ -370,6 +371,110 @@ TEST(ClockFormat, MinutesSecondsTenthsAndHours) {
     EXPECT_EQ(format_clock(0), "0.0");
     EXPECT_EQ(format_clock(-5), "0.0");
     EXPECT_EQ(format_clock(3'723'000), "1:02:03");
+}
+
+// The frame schedule follows what format_clock draws: for every value, the text changes exactly
+// when until_shown_change says, not a millisecond earlier or later.
+TEST(ClockFormat, TheNextChangeIsWhereTheTextChanges) {
+    const auto check = [](Millis ms) {
+        const auto wait = until_shown_change(ms);
+        if (ms < 100) {
+            EXPECT_FALSE(wait) << ms;  // "0.0" to the end
+            return;
+        }
+        ASSERT_TRUE(wait) << ms;
+        EXPECT_GT(*wait, 0) << ms;
+        EXPECT_NE(format_clock(ms - *wait), format_clock(ms)) << ms;
+        EXPECT_EQ(format_clock(ms - *wait + 1), format_clock(ms)) << ms;
+    };
+    for (Millis ms = 0; ms <= 70'000; ++ms) check(ms);
+    for (Millis ms = 3'590'000; ms <= 3'610'000; ms += 7) check(ms);  // across "1:00:00"
+    EXPECT_EQ(until_shown_change(35'000), 1'000);
+    EXPECT_EQ(until_shown_change(10'000), 1);  // "0:10" becomes "9.9"
+    EXPECT_EQ(until_shown_change(9'450), 51);  // "9.4" becomes "9.3" under 9.4 s
+    // A threshold (the low-time colour) is a change too, and so is reaching it from above.
+    EXPECT_EQ(until_shown_change(20'400, 20'000), 400);
+    EXPECT_EQ(until_shown_change(20'000, 20'000), 1);
+    EXPECT_EQ(until_shown_change(50, 1), 50);  // "0.0" becomes "may be claimed" at 0
+    EXPECT_FALSE(until_shown_change(0, 1));
+}
+
+TEST(FrameSchedule, NothingChangedNoFrame) {
+    FrameSchedule s;
+    const TimePoint t0 = SteadyClock::now();
+    EXPECT_TRUE(s.due(t0));  // the first frame
+    s.drawn();
+    EXPECT_FALSE(s.due(t0 + std::chrono::hours(1)));
+    EXPECT_FALSE(s.next());
+    EXPECT_EQ(s.sleep(t0, std::chrono::milliseconds(20)), std::chrono::milliseconds(20));  // only polls
+    s.request_at(std::nullopt);  // a model with nothing counting down
+    EXPECT_FALSE(s.due(t0 + std::chrono::hours(1)));
+}
+
+TEST(FrameSchedule, AnEventIsAFrameNow) {
+    FrameSchedule s;
+    const TimePoint t0 = SteadyClock::now();
+    s.drawn();
+    s.request_at(t0 + std::chrono::seconds(1));
+    s.request();  // a click, a resize, a server message, the engine's move
+    EXPECT_TRUE(s.due(t0));
+    EXPECT_EQ(s.sleep(t0, std::chrono::milliseconds(20)), std::chrono::milliseconds(0));
+    s.drawn();
+    EXPECT_FALSE(s.due(t0));
+}
+
+// A running clock with 35 s left: the next frame when it shows 0:34, a second later; none before.
+TEST(FrameSchedule, ARunningClockTicksOnceASecond) {
+    GameModel game;
+    const TimePoint t0 = SteadyClock::now();
+    game.set_clock({35'000, 300'000, Color::Red, std::nullopt}, t0);
+    FrameSchedule s;
+    s.drawn();
+    s.request_at(game.next_change(t0));
+    EXPECT_EQ(s.next(), t0 + std::chrono::seconds(1));
+    EXPECT_FALSE(s.due(t0 + std::chrono::milliseconds(999)));
+    EXPECT_TRUE(s.due(t0 + std::chrono::seconds(1)));
+    EXPECT_EQ(format_clock(game.clock().remaining(Color::Red, t0 + std::chrono::seconds(1))), "0:34");
+    EXPECT_EQ(s.sleep(t0, std::chrono::milliseconds(25)), std::chrono::milliseconds(25));
+    EXPECT_EQ(s.sleep(t0 + std::chrono::milliseconds(990), std::chrono::milliseconds(25)),
+              std::chrono::milliseconds(10));
+    // Drawn 300 ms into a second (34.7 s left): the next frame 700 ms later, at 0:34.
+    s.drawn();
+    const TimePoint late = t0 + std::chrono::milliseconds(300);
+    s.request_at(game.next_change(late));
+    EXPECT_EQ(s.next(), late + std::chrono::milliseconds(700));
+    // The clock stopped (the game ended): nothing counts down, no frame.
+    game.finish({Result::RedWins, "resignation", "Black resigned."});
+    EXPECT_FALSE(game.next_change(late));
+}
+
+// Under ten seconds the clock shows tenths: a frame each tenth. The low-time colour at 20 s is a
+// frame of its own.
+TEST(FrameSchedule, TenthsUnderTenSecondsAndTheLowTimeColour) {
+    GameModel game;
+    const TimePoint t0 = SteadyClock::now();
+    game.set_clock({300'000, 9'450, Color::Black, std::nullopt}, t0);
+    EXPECT_EQ(game.next_change(t0), t0 + std::chrono::milliseconds(51));
+    EXPECT_EQ(game.next_change(t0 + std::chrono::milliseconds(51)), t0 + std::chrono::milliseconds(151));
+    game.set_clock({300'000, 20'300, Color::Black, std::nullopt}, t0);
+    EXPECT_EQ(game.next_change(t0), t0 + std::chrono::milliseconds(300));  // "0:20", now drawn as low
+    EXPECT_EQ(game.next_change(t0 + std::chrono::milliseconds(300)), t0 + std::chrono::milliseconds(301));
+    // A per-move cap and the first-move allowance count down on screen too.
+    game.set_clock({300'000, 300'000, Color::Red, 12'500}, t0);
+    EXPECT_EQ(game.next_change(t0), t0 + std::chrono::milliseconds(500));
+    game.set_clock({300'000, 300'000, std::nullopt, std::nullopt, 25'250}, t0);
+    EXPECT_EQ(game.next_change(t0), t0 + std::chrono::milliseconds(250));
+}
+
+// A disconnected player's grace counts down on screen, and its end brings the claim buttons.
+TEST(FrameSchedule, GraceCountsDownToTheClaim) {
+    GameModel game;
+    const TimePoint t0 = SteadyClock::now();
+    game.set_seat(Color::Black, {"bob", false, 30'600}, t0);
+    EXPECT_EQ(game.next_change(t0), t0 + std::chrono::milliseconds(600));
+    game.set_seat(Color::Black, {"bob", false, 80}, t0);
+    EXPECT_EQ(game.next_change(t0), t0 + std::chrono::milliseconds(80));
+    EXPECT_FALSE(game.next_change(t0 + std::chrono::milliseconds(80)));  // claimable: nothing more
 }
 
 }  // namespace
