@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "client/model/board_geometry.h"
@@ -57,6 +58,26 @@ TEST(BoardGeometry, PointsBetweenIntersectionsAndOffTheBoardAreNoSquare) {
     EXPECT_EQ(g.square_at({2, 2}), std::nullopt);    // the margin
     EXPECT_EQ(g.square_at({-300, 100}), std::nullopt);
     EXPECT_EQ(g.square_at({100, 5000}), std::nullopt);
+}
+
+// The river's words once lay under the pieces standing on ranks 4 and 5: now no disc on those
+// ranks touches any of them, at any board size.
+TEST(BoardGeometry, NoPieceOnTheRiverCoversItsWords) {
+    for (float size : {200.0f, 317.0f, 480.0f, 999.0f, 2400.0f}) {
+        const BoardGeometry g({0, 0, size, size * 1.1f}, false);
+        const float radius = BoardGeometry::kPieceRadius * g.cell();
+        for (const Rect& word : g.river_words()) {
+            EXPECT_GT(word.w, 0.35f * g.cell()) << "a word too small to read at size " << size;
+            for (int file = 0; file < 9; ++file)
+                for (int rank : {4, 5}) {
+                    const Point p = g.center(make_square(file, rank));
+                    // The distance from the point to the nearest point of the word's square.
+                    const float dx = std::max({word.x - p.x, 0.0f, p.x - (word.x + word.w)});
+                    const float dy = std::max({word.y - p.y, 0.0f, p.y - (word.y + word.h)});
+                    EXPECT_GE(std::sqrt(dx * dx + dy * dy), radius) << "size " << size << " file " << file;
+                }
+        }
+    }
 }
 
 TEST(BoardGeometry, KeepsCellsSquareInAnyWindowShape) {
@@ -273,6 +294,9 @@ TEST(GameModel, CheckCapturesAndSounds) {
 TEST(GameModel, NotationSwitchRendersEveryMoveAgain) {
     GameModel m;
     ASSERT_TRUE(m.reset(Position::start(), moves_of("h2e2 h9g7"), Role::Spectator));
+    // Traditional by default: the board draws its pieces in the same glyphs (馬, not 马).
+    EXPECT_EQ(m.move_texts(), (std::vector<std::string>{"炮二平五", "馬8進7"}));
+    m.set_notation(Notation::Chinese);
     EXPECT_EQ(m.move_texts(), (std::vector<std::string>{"炮二平五", "马8进7"}));
     m.set_notation(Notation::Wxf);
     EXPECT_EQ(m.move_texts(), (std::vector<std::string>{"C2=5", "H8+7"}));
@@ -280,6 +304,24 @@ TEST(GameModel, NotationSwitchRendersEveryMoveAgain) {
     EXPECT_EQ(m.move_texts().back(), "H2+3");
     m.set_notation(Notation::Iccs);
     EXPECT_EQ(m.move_texts(), (std::vector<std::string>{"h2e2", "h9g7", "h0g2"}));
+}
+
+// The move list and the board's pieces read alike: every move's text holds the glyph of the piece
+// moved, as chinese_glyph gives it to the board, in either Chinese set.
+TEST(GameModel, TheMoveListWritesTheGlyphsTheBoardDraws) {
+    GameModel m;
+    ASSERT_TRUE(m.reset(Position::start(), moves_of("h0g2 h9g7 a0a1 a9a8 b2e2 b7e7 g3g4 c6c5 f0e1 d9e8 g0i2 g9i7 "
+                                                    "e0f0 e9d9"),
+                        Role::Spectator));
+    for (Notation n : {Notation::ChineseTraditional, Notation::Chinese}) {
+        m.set_notation(n);
+        for (int ply = 0; ply < m.ply_count(); ++ply) {
+            const Move move = m.moves()[static_cast<std::size_t>(ply)];
+            const Piece piece = m.position_at(ply).at(move.from());
+            const std::string& text = m.move_texts()[static_cast<std::size_t>(ply)];
+            EXPECT_NE(text.find(chinese_glyph(piece, n)), std::string::npos) << text << " in " << to_string(n);
+        }
+    }
 }
 
 TEST(GameModel, TakebackAndOffersLapseOnAMove) {
