@@ -155,17 +155,23 @@ float GameScreen::draw_player(sf::RenderTarget& target, Color side, Rect r, Time
     const bool low = running && game.clock().low(side, now);
     ui::box(target, face, running ? sf::Color(28, 26, 24) : sf::Color(40, 38, 35));
     const std::string time = game.clock().known() ? format_clock(game.clock().remaining(side, now)) : "—";
-    ui::text(target, font, time, {face.x + face.w / 2, face.y + face.h / 2 - 22 * k}, px(32),
-             low ? ui::color::kDanger : (running ? ui::color::kText : ui::color::kMuted), ui::Align::Center);
+    // A line under the time (the move cap, the first-move allowance) lifts the time above it.
+    std::string under;
+    sf::Color under_color = ui::color::kMuted;
     if (running) {
-        if (const auto cap = game.clock().move_cap_left(now))
-            ui::text(target, font, "move " + format_clock(*cap), {face.x + face.w / 2, face.y + face.h - 16}, 11,
-                     ui::color::kMuted, ui::Align::Center);
+        if (const auto cap = game.clock().move_cap_left(now)) under = "move " + format_clock(*cap);
     } else if (awaiting_first) {
         // The clocks wait for both first moves; a first move that never comes aborts the game.
-        ui::text(target, font, "first move " + format_clock(first_move), {face.x + face.w / 2, face.y + face.h - 16},
-                 11, first_move < 10'000 ? ui::color::kDanger : ui::color::kAccent, ui::Align::Center);
+        under = "first move " + format_clock(first_move);
+        under_color = first_move < 10'000 ? ui::color::kDanger : ui::color::kAccent;
     }
+    const unsigned time_size = px(32);
+    const float under_h = under.empty() ? 0.0f : 14.0f, time_h = static_cast<float>(time_size) * 1.2f;
+    ui::text(target, font, time, {face.x + face.w / 2, face.y + (face.h - under_h - time_h) / 2}, time_size,
+             low ? ui::color::kDanger : (running ? ui::color::kText : ui::color::kMuted), ui::Align::Center);
+    if (!under.empty())
+        ui::text(target, font, under, {face.x + face.w / 2, face.y + face.h - under_h - 2}, 11, under_color,
+                 ui::Align::Center);
     return r.h;
 }
 

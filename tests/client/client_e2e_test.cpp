@@ -301,6 +301,10 @@ TEST(ClientEndToEnd, EveryControlIsReachableInTheSmallestWindow) {
     const fs::path errors = dir / "ann.stderr";
     ClientWindow ann("ann", server->port(), {static_cast<int>(w), static_cast<int>(h), true, errors});
     std::this_thread::sleep_for(1s);
+    // Made smaller than the least size, the window takes that size back.
+    ASSERT_TRUE(run("xdotool windowsize " + ann.window() + " 500 360"));
+    std::this_thread::sleep_for(700ms);
+    EXPECT_EQ(run("xdotool getwindowgeometry " + ann.window() + " | grep Geometry"), "  Geometry: 640x480");
     ann.screenshot("small-lobby");
     const LobbyLayout lobby = lobby_layout(w, h);
     const auto bar = lobby.bar_buttons();
@@ -329,6 +333,7 @@ TEST(ClientEndToEnd, EveryControlIsReachableInTheSmallestWindow) {
     EXPECT_EQ(pgn->tag("Event"), "Game against the computer");
     EXPECT_EQ(pgn->tag("Black"), "Computer (level 4)");
     EXPECT_EQ(to_iccs(pgn->moves[0]), "h2e2");
+    std::this_thread::sleep_for(5500ms);  // the "saved" toast fades: the picture shows the game
     ann.screenshot("small-computer");
     // Resign asks first: the first click arms, the second resigns.
     ann.click(center(offline.button(0, 0)));
@@ -347,6 +352,7 @@ TEST(ClientEndToEnd, EveryControlIsReachableInTheSmallestWindow) {
         ann.click_square(std::string(move).substr(0, 2), false, w, h);
         ann.click_square(std::string(move).substr(2, 2), false, w, h);
     }
+    std::this_thread::sleep_for(5500ms);
     ann.screenshot("small-hotseat");
     ann.click(center(offline.button(0, 1)));
     std::this_thread::sleep_for(300ms);
