@@ -32,7 +32,7 @@ struct GameLayout {
 inline GameLayout game_layout(float width, float height) {
     const float panel_w = std::clamp(width * 0.3f, 280.0f, 360.0f);
     const float board_w = std::max(200.0f, std::min(width - panel_w, height * 10.0f / 11.0f));
-    const float panel_h = 420;  // under the board: the panel's least height
+    const float panel_h = static_cast<float>(kMinHeight);  // under the board: the panel's least height
     const float board_h = std::max(220.0f, std::min(height - panel_h, width * 11.0f / 10.0f));
     const float cell_beside = std::min(board_w / 10.0f, height / 11.0f);
     const float cell_under = std::min(width / 10.0f, board_h / 11.0f);
@@ -40,8 +40,9 @@ inline GameLayout game_layout(float width, float height) {
     return {{0, 0, board_w, height}, {board_w, 0, width - board_w, height}};
 }
 
-// The parts of the game panel, top to bottom: each shrinks to its least size before the move list
-// loses its last rows, so that every control stays on screen at 640 x 480.
+// The parts of the game panel, top to bottom. When room is short the chat gives up its lines
+// first (down to its title and input), then the move list (down to two rows), so that every
+// control stays on screen at 640 x 480.
 struct PanelLayout {
     Rect top_player;
     Rect moves;
@@ -73,10 +74,14 @@ inline PanelLayout panel_layout(Rect p, bool chat, int offers) {
     const float player_h = compact ? 54 : 76, status_h = compact ? 22 : 26, footer_h = 20;
     const float offers_h = static_cast<float>(offers) * (compact ? 38.0f : 46.0f);
     const float buttons_h = 4 * l.button_h + 3 * l.gap;
-    const float chat_h = chat ? std::clamp(p.h * 0.2f, compact ? 86.0f : 110.0f, 200.0f) : 0.0f;
     float y = p.y + l.gap * 2;
-    const float fixed = 2 * player_h + status_h + offers_h + buttons_h + chat_h + footer_h + 6 * l.gap;
-    const float moves_h = std::max(44.0f, p.y + p.h - y - fixed);
+    const float fixed = 2 * player_h + status_h + offers_h + buttons_h + footer_h + 6 * l.gap;
+    const float room = p.y + p.h - y - fixed;  // for the moves and the chat
+    const float chat_least = l.button_h + 30;  // its title and its input
+    const float chat_wanted = chat ? std::clamp(p.h * 0.2f, compact ? 86.0f : 110.0f, 200.0f) : 0.0f;
+    const float moves_least = 44;
+    const float chat_h = chat ? std::clamp(room - moves_least, chat_least, chat_wanted) : 0.0f;
+    const float moves_h = std::max(moves_least, room - chat_h);
     l.top_player = {x, y, w, player_h};
     y += player_h + l.gap;
     l.moves = {x, y, w, moves_h};

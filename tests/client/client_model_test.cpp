@@ -10,6 +10,7 @@
 #include "client/model/board_geometry.h"
 #include "client/model/clock_model.h"
 #include "client/model/game_model.h"
+#include "client/model/layout.h"
 #include "client/model/hotseat_game.h"
 #include "common/fen.h"
 #include "common/iccs.h"
@@ -96,6 +97,61 @@ std::set<Square> destinations(const GameModel& m) {
 
 // Selecting each piece of the side to move highlights exactly its legal destinations, with
 // captures marked, in positions from real games.
+bool inside(const Rect& inner, const Rect& outer) {
+    return inner.x >= outer.x - 0.5f && inner.y >= outer.y - 0.5f && inner.x + inner.w <= outer.x + outer.w + 0.5f &&
+           inner.y + inner.h <= outer.y + outer.h + 0.5f;
+}
+bool overlap(const Rect& a, const Rect& b) {
+    return a.x < b.x + b.w - 0.5f && b.x < a.x + a.w - 0.5f && a.y < b.y + b.h - 0.5f && b.y < a.y + a.h - 0.5f;
+}
+
+// Issue 17: at 790 x 520 the lobby's right column was cut off. From the least size up, and in wide
+// and tall windows, every part of every screen lies inside the window and apart from the others.
+TEST(Layout, EveryPartFitsFromTheLeastWindowUp) {
+    const std::pair<float, float> sizes[] = {{640, 480}, {790, 520}, {1000, 700}, {1180, 780}, {1920, 1080},
+                                             {640, 1000}, {2400, 600}};
+    for (const auto& [w, h] : sizes) {
+        const Rect window{0, 0, w, h};
+        const GameLayout game = game_layout(w, h);
+        EXPECT_TRUE(inside(game.board, window) && inside(game.panel, window)) << w << "x" << h;
+        EXPECT_FALSE(overlap(game.board, game.panel)) << w << "x" << h;
+        // The board's cells stay big enough to hit a piece with the mouse.
+        EXPECT_GE(BoardGeometry(game.board, false).cell(), 30.0f) << w << "x" << h;
+        for (bool chat : {false, true})
+            for (int offers : {0, 1, 2}) {
+                const PanelLayout p = panel_layout(game.panel, chat, offers);
+                const Rect parts[] = {p.top_player, p.moves, p.bottom_player, p.status, p.offers, p.buttons, p.chat, p.footer};
+                for (std::size_t i = 0; i < std::size(parts); ++i) {
+                    EXPECT_TRUE(inside(parts[i], game.panel)) << w << "x" << h << " part " << i << " offers " << offers;
+                    for (std::size_t j = i + 1; j < std::size(parts); ++j) {
+                        if (parts[i].h > 0 && parts[j].h > 0) {
+                            EXPECT_FALSE(overlap(parts[i], parts[j])) << w << "x" << h << " parts " << i << ", " << j;
+                        }
+                    }
+                }
+                EXPECT_GE(p.moves.h, 44.0f);
+                EXPECT_TRUE(inside(p.button(3, 3), p.buttons));
+                if (chat) {
+                    EXPECT_TRUE(inside(p.chat_input(), p.chat));
+                }
+            }
+        const LobbyLayout lobby = lobby_layout(w, h);
+        const Rect parts[] = {lobby.header, lobby.lists, lobby.forms, lobby.bar, lobby.status};
+        for (std::size_t i = 0; i < std::size(parts); ++i) {
+            EXPECT_TRUE(inside(parts[i], window)) << w << "x" << h << " lobby part " << i;
+            for (std::size_t j = i + 1; j < std::size(parts); ++j)
+                EXPECT_FALSE(overlap(parts[i], parts[j])) << w << "x" << h << " lobby parts " << i << ", " << j;
+        }
+        for (const Rect& tab : lobby.tabs()) EXPECT_TRUE(inside(tab, lobby.lists));
+        // The forms scroll: their parts need only fit the column's width.
+        const LobbyForms forms = lobby_forms(lobby.forms, lobby.forms.y);
+        for (const Rect& r : {forms.game_field, forms.code_field, forms.join_button}) {
+            EXPECT_TRUE(inside(r, forms.private_join)) << w << "x" << h;
+            EXPECT_GE(r.w, 80.0f) << w << "x" << h;
+        }
+    }
+}
+
 TEST(GameModel, HighlightsAreTheLegalDestinations) {
     const auto games = test::load_games(test::data_path("games/games.tsv"));
     ASSERT_GT(games.size(), 40u);
