@@ -49,7 +49,8 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const Lobb
         ctx_.online.refresh();
         if (tab_ == 1) ctx_.online.list_archive();
     }
-    float y = r.y + 44;
+    // The lists scroll under the tabs: in a small window every game stays in reach.
+    float y = lists_scroll_.begin(target, in, {r.x, r.y + 44, r.w, r.h - 44});
     const float row_h = r.w < 480 ? 46 : 40;
     const auto row_at = [&](float at) { return Rect{r.x, at, r.w, row_h - 4}; };
     const auto heading = [&](const std::string& words) {
@@ -64,7 +65,6 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const Lobb
             y += row_h;
         }
         for (const auto& g : ctx_.lobby.open) {
-            if (y > r.y + r.h * 0.5f) break;
             const std::string plays = g.host_color == "random" ? "random colour" : "plays " + g.host_color;
             // The server's computer opponents host as "bot level N".
             const bool computer = g.host.starts_with("bot level ");
@@ -76,26 +76,27 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const Lobb
         }
         y += 12;
         heading("Live games — watch");
-        if (ctx_.lobby.live.empty())
+        if (ctx_.lobby.live.empty()) {
             ui::text(target, font, "No game is being played.", {r.x + 10, y}, 15, ui::color::kMuted);
+            y += row_h;
+        }
         for (const auto& g : ctx_.lobby.live) {
-            if (y > r.y + r.h - row_h) break;
             const std::string info = to_string(g.time_control) + "   move " + std::to_string((g.plies + 1) / 2) + "   " +
                                      std::to_string(g.spectators) + " watching";
             if (game_row(target, in, row_at(y), g.red + "  vs  " + g.black, ui::color::kText, info, "Watch", false))
                 ctx_.online.watch(g.id);
             y += row_h;
         }
-        return;
+    } else {
+        heading("Finished games (" + std::to_string(ctx_.lobby.archive_total) + ")");
+        for (const auto& g : ctx_.lobby.archive) {
+            if (game_row(target, in, row_at(y), g.red + "  vs  " + g.black, ui::color::kText, g.result + "  " + g.reason,
+                         "Replay", false))
+                ctx_.online.open_archived(g.id);
+            y += row_h;
+        }
     }
-    heading("Finished games (" + std::to_string(ctx_.lobby.archive_total) + ")");
-    for (const auto& g : ctx_.lobby.archive) {
-        if (y > r.y + r.h - row_h) break;
-        if (game_row(target, in, row_at(y), g.red + "  vs  " + g.black, ui::color::kText, g.result + "  " + g.reason,
-                     "Replay", false))
-            ctx_.online.open_archived(g.id);
-        y += row_h;
-    }
+    lists_scroll_.end(target, in, y);
 }
 
 // The forms from `top` down (scrolled by the caller); returns where they end.

@@ -31,6 +31,7 @@ private:
     ui::TextField code_field_{"", 16};
     TimePoint last_refresh_{};
     ui::ScrollArea forms_scroll_;
+    ui::ScrollArea lists_scroll_;
 };
 
 }  // namespace xq::client
