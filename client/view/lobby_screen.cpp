@@ -191,6 +191,11 @@ void LobbyScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
                                    ui::color::kAccent);
     ui::text(target, font, ui::elide(font, ctx_.online.server_name() + " — " + ctx_.online.player_name(), 20, h.w - title_w - 20),
              {h.x + title_w + 20, (h.h - 26) / 2}, 20, ui::color::kText);
+    // The fields lose the focus to a click anywhere else, which the forms' scroll area hides from them.
+    if (in.pressed && !l.forms.contains(in.press_at)) {
+        game_field_.focus(false);
+        code_field_.focus(false);
+    }
     const float forms_top = forms_scroll_.begin(target, in, l.forms);
     forms_scroll_.end(target, in, draw_forms(target, in, l.forms, forms_top));
     draw_lists(target, in, l);
