@@ -6,6 +6,7 @@
 #include <expected>
 #include <iostream>
 
+#include "client/model/layout.h"
 #include "client/view/app.h"
 
 namespace po = boost::program_options;
@@ -22,7 +23,7 @@ std::string user_name() {
 // The command line as typed; to_app_options checks it.
 struct CommandLine {
     bool help = false;
-    std::string connect, name = user_name(), notation = "chinese", side, size = "1180x780", position;
+    std::string connect, name = user_name(), notation = "traditional", side, size = "1180x780", position;
     std::string screenshot, shots = ".", config_dir;
     std::optional<int> computer;
     int discovery_port = 7778;
@@ -49,7 +50,7 @@ po::options_description describe(CommandLine& line) {
         "side", po::value(&line.side)->default_value("red"),
         "your side against the computer: red or black")(
         "notation", po::value(&line.notation)->default_value(line.notation),
-        "move list: chinese, traditional, wxf or iccs")(
+        "move list and piece glyphs: traditional, chinese (simplified), wxf or iccs")(
         "screenshot", po::value(&line.screenshot),
         "save a PNG of the window after the first fully loaded frame")(
         "quit-after-screenshot", "exit once the --screenshot is saved")(
@@ -100,11 +101,11 @@ std::expected<AppOptions, std::string> to_app_options(const CommandLine& line) {
             return std::unexpected("--connect wants HOST or HOST:PORT, got '" + line.connect + "'");
     }
     const auto notation = parse_notation(line.notation);
-    if (!notation) return std::unexpected("--notation must be chinese, traditional, wxf or iccs");
+    if (!notation) return std::unexpected("--notation must be traditional, chinese (simplified), wxf or iccs");
     app.notation = *notation;
     unsigned w = 0, h = 0;
-    if (std::sscanf(line.size.c_str(), "%ux%u", &w, &h) != 2 || w < 640 || h < 480 || w > 8000 ||
-        h > 8000)
+    using xq::client::kMinHeight, xq::client::kMinWidth;
+    if (std::sscanf(line.size.c_str(), "%ux%u", &w, &h) != 2 || w < kMinWidth || h < kMinHeight || w > 8000 || h > 8000)
         return std::unexpected("--size wants WIDTHxHEIGHT of at least 640x480");
     app.width = w;
     app.height = h;

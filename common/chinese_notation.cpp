@@ -175,3 +175,11 @@ std::expected<Move, MoveTextError> parse_chinese(const Position& pos, const std:
 }
 
 }  // namespace xq::detail
+
+namespace xq {
+
+std::string_view chinese_glyph(Piece piece, Notation notation) {
+    return detail::glyph_of(color_of(piece), type_of(piece), notation != Notation::Chinese);
+}
+
+}  // namespace xq

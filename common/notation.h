@@ -37,6 +37,10 @@ struct MoveTextError {
 std::string_view code_name(MoveTextErrorCode code);
 std::string_view to_string(Notation n);  // "iccs", "wxf", "chinese", "chinese_traditional"
 
+// The glyph Chinese move text writes for a piece (traditional unless `notation` is Chinese): a
+// board that draws its pieces with it shows the same characters as its move list.
+std::string_view chinese_glyph(Piece piece, Notation notation);
+
 // Renders a legal move of pos in the given notation.
 std::string render_move(const Position& pos, Move m, Notation notation);
 

@@ -10,7 +10,7 @@ struct Analysis::Slot {
     bool hint = false;
 };
 
-Analysis::Analysis(int think_ms) : engine_(engine::EngineOptions{}), think_ms_(think_ms) {}
+Analysis::Analysis(int depth) : engine_(engine::EngineOptions{}), depth_(depth) {}
 
 void Analysis::ask(const GameModel& model, bool hint) {
     slot_ = std::make_shared<Slot>();  // an answer for an older position lands in the old slot
@@ -20,7 +20,10 @@ void Analysis::ask(const GameModel& model, bool hint) {
     std::weak_ptr<Slot> slot = slot_;
     // The shown ply's moves from the start, so the engine knows the history (repetitions).
     const std::vector<Move> moves(model.moves().begin(), model.moves().begin() + model.view_ply());
-    engine_.best_move(model.position_at(0), moves, engine::SearchLimits::movetime(think_ms_),
+    engine::SearchLimits limits;
+    limits.depth = depth_;
+    engine_.new_game();  // an empty hash: the figure depends on the position alone
+    engine_.best_move(model.position_at(0), moves, limits,
                       [slot](engine::AsyncEngine::MoveResult result) {
                           if (auto s = slot.lock()) {
                               std::lock_guard lock(s->mutex);

@@ -1,7 +1,9 @@
 #pragma once
 // The engine's view of the position on screen, for replay and analysis (never while a person is
 // being played live): its evaluation from Red's side, and a hint, its best move there. Requests
-// run on the engine's thread; poll() picks the answers up on the UI thread.
+// run on the engine's thread; poll() picks the answers up on the UI thread. Each search goes to a
+// fixed depth from an empty hash, so every window shows the same figure for the same position
+// whatever the machine's load or what it analysed before.
 
 #include <memory>
 #include <mutex>
@@ -22,7 +24,8 @@ struct AnalysisView {
 
 class Analysis {
 public:
-    explicit Analysis(int think_ms = 400);
+    static constexpr int kDepth = 12;
+    explicit Analysis(int depth = kDepth);
     // Asks for the evaluation of what `model` shows now, unless it was asked already.
     void follow(const GameModel& model);
     // Asks for the best move in the shown position.
@@ -37,7 +40,7 @@ private:
     void ask(const GameModel& model, bool hint);
 
     engine::AsyncEngine engine_;
-    int think_ms_;
+    int depth_;
     std::shared_ptr<Slot> slot_;
     std::uint64_t asked_for_ = 0;  // hash of the position last evaluated (placement and side)
     int asked_ply_ = -1;

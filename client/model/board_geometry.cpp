@@ -16,6 +16,19 @@ Point BoardGeometry::center(Square s) const {
     return {left_ + static_cast<float>(column_of(s)) * cell_, top_ + static_cast<float>(row_of(s)) * cell_};
 }
 
+std::array<Rect, 4> BoardGeometry::river_words() const {
+    // A square centred between four points keeps its corners clear of their discs while the
+    // corner's distance to the point, (0.5 - half) * sqrt(2) cells, is at least the radius.
+    const float half = (0.5f - kPieceRadius / std::sqrt(2.0f)) * cell_ * 0.98f;
+    std::array<Rect, 4> words;
+    const float columns[] = {1.5f, 2.5f, 5.5f, 6.5f};
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const float x = left_ + columns[i] * cell_, y = top_ + 4.5f * cell_;
+        words[i] = {x - half, y - half, 2 * half, 2 * half};
+    }
+    return words;
+}
+
 std::optional<Square> BoardGeometry::square_at(Point p) const {
     const float fx = (p.x - left_) / cell_;
     const float fy = (p.y - top_) / cell_;

@@ -3,6 +3,7 @@
 // sits at the bottom unless the board is flipped. All pixel maths of the client lives here so it
 // can be tested without a window.
 
+#include <array>
 #include <optional>
 
 #include "common/types.h"
@@ -24,6 +25,9 @@ struct Rect {
 
 class BoardGeometry {
 public:
+    // A piece's disc, in cells: what the view paints and what the river's words must stay clear of.
+    static constexpr float kPieceRadius = 0.44f;
+
     // Fits the board, with a margin of one cell around the outer lines for file numbers, into
     // `area`, centred, with square cells.
     BoardGeometry(Rect area, bool flipped);
@@ -43,6 +47,10 @@ public:
     }
 
     Point center(Square s) const;
+    // The squares of the river's four words, left to right on screen: each centred in a river cell
+    // (files 1-2, 2-3, 5-6 and 6-7 from the left) and as large as it can be while clear of any
+    // piece standing on the river's ranks, at any cell size.
+    std::array<Rect, 4> river_words() const;
     // The square whose point is nearest to p, if p lies within 0.48 cell of it (a piece's disc).
     std::optional<Square> square_at(Point p) const;
 

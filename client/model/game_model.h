@@ -184,7 +184,7 @@ private:
     std::vector<ChatEntry> chat_;
     std::optional<ResultInfo> result_;
     std::string notice_;
-    Notation notation_ = Notation::Chinese;
+    Notation notation_ = Notation::ChineseTraditional;
     std::vector<std::string> texts_;
     std::vector<SoundCue> cues_;
 };

@@ -8,6 +8,7 @@
 #include <ifaddrs.h>
 #include <netinet/in.h>
 
+#include "client/model/layout.h"
 #include "common/pgn.h"
 
 namespace xq::client {
@@ -260,9 +261,12 @@ bool App::handle_window_event(const sf::Event& event, ui::Input& in) {
     switch (event.type) {
         case sf::Event::Closed: window_.close(); break;
         case sf::Event::Resized: {
-            const float w = static_cast<float>(event.size.width);
-            const float h = static_cast<float>(event.size.height);
-            window_.setView(sf::View(sf::FloatRect(0, 0, w, h)));
+            // SFML 2.5 cannot tell the window manager a minimum size: a window dragged smaller is
+            // put back to the least size every screen is laid out for.
+            const unsigned width = std::max(event.size.width, kMinWidth);
+            const unsigned height = std::max(event.size.height, kMinHeight);
+            if (width != event.size.width || height != event.size.height) window_.setSize({width, height});
+            window_.setView(sf::View(sf::FloatRect(0, 0, static_cast<float>(width), static_cast<float>(height))));
             break;
         }
         case sf::Event::MouseButtonPressed:

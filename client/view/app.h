@@ -35,7 +35,7 @@ struct AppOptions {
     bool hotseat = false;  // two players on this screen, no server
     std::optional<int> computer;  // play the computer at this level (1-8), no server
     Color side = Color::Red;      // the player's side against the computer
-    Notation notation = Notation::Chinese;
+    Notation notation = Notation::ChineseTraditional;
     std::optional<std::filesystem::path> screenshot;  // a PNG of the first fully loaded frame
     bool quit_after_screenshot = false;
     std::filesystem::path screenshot_dir = ".";  // where F12 saves

@@ -37,24 +37,24 @@ void circle(sf::RenderTarget& target, Point c, float r, sf::Color fill, sf::Colo
     target.draw(shape);
 }
 
+// Draws one glyph with its ink centred in `box` and as large as fits there.
+void glyph_in(sf::RenderTarget& target, const sf::Font& font, const char* glyph, const Rect& box, sf::Color color) {
+    sf::Text t(ui::utf8(glyph), font, static_cast<unsigned>(std::max(4.0f, box.h)));
+    sf::FloatRect ink = t.getLocalBounds();
+    const float fit = std::min(box.w / std::max(1.0f, ink.width), box.h / std::max(1.0f, ink.height));
+    t.setCharacterSize(static_cast<unsigned>(std::max(4.0f, std::floor(box.h * std::min(1.0f, fit)))));
+    ink = t.getLocalBounds();
+    t.setOrigin(ink.left + ink.width / 2, ink.top + ink.height / 2);
+    t.setPosition(box.x + box.w / 2, box.y + box.h / 2);
+    t.setFillColor(color);
+    target.draw(t);
+}
+
 const char* kRedNumbers[] = {"九", "八", "七", "六", "五", "四", "三", "二", "一"};
 
 }  // namespace
 
-const char* piece_glyph(Piece piece) {
-    const bool red = color_of(piece) == Color::Red;
-    switch (type_of(piece)) {
-        case PieceType::General: return red ? "帥" : "將";
-        case PieceType::Advisor: return red ? "仕" : "士";
-        case PieceType::Elephant: return red ? "相" : "象";
-        case PieceType::Horse: return red ? "傌" : "馬";
-        case PieceType::Chariot: return red ? "俥" : "車";
-        case PieceType::Cannon: return red ? "炮" : "砲";
-        case PieceType::Soldier: return red ? "兵" : "卒";
-        case PieceType::None: break;
-    }
-    return "";
-}
+std::string piece_glyph(Piece piece, Notation notation) { return std::string(chinese_glyph(piece, notation)); }
 
 void BoardView::draw_grid(sf::RenderTarget& target, const BoardGeometry& g) const {
     const float c = g.cell();
@@ -106,12 +106,11 @@ void BoardView::draw_grid(sf::RenderTarget& target, const BoardGeometry& g) cons
     }
     for (int row : {3, 6})
         for (int column = 0; column < 9; column += 2) mark(column, row);
-    // The river's words, each half read from its own side.
-    const auto river_size = static_cast<unsigned>(c * 0.5f);
-    const float river_y = l.y + 4.5f * c - static_cast<float>(river_size) * 0.68f;
+    // The river's words, each half read from its own side, each in a square no piece covers.
     const bool f = g.flipped();
-    ui::text(target, font_, f ? "漢  界" : "楚  河", {l.x + 2.0f * c, river_y}, river_size, kLine, ui::Align::Center);
-    ui::text(target, font_, f ? "楚  河" : "漢  界", {l.x + 6.0f * c, river_y}, river_size, kLine, ui::Align::Center);
+    const char* words[] = {"楚", "河", "漢", "界"};
+    const auto boxes = g.river_words();
+    for (std::size_t i = 0; i < boxes.size(); ++i) glyph_in(target, font_, words[f ? (i + 2) % 4 : i], boxes[i], kLine);
     // File numbers: Red's 九…一 from its left on its side, Black's 1…9 from its right on its side.
     const auto number_size = static_cast<unsigned>(c * 0.3f);
     // In the margin, clear of the pieces on the outer ranks (their discs reach 0.44 cell out).
@@ -127,10 +126,13 @@ void BoardView::draw_grid(sf::RenderTarget& target, const BoardGeometry& g) cons
     }
 }
 
-void BoardView::refresh_cache(const BoardGeometry& g) {
+void BoardView::refresh_cache(const BoardGeometry& g, Notation glyphs) {
     const Rect outer = g.outer();
-    if (g.cell() == cached_cell_ && g.flipped() == cached_flip_ && outer.x == cached_outer_.x && outer.y == cached_outer_.y)
+    const std::string glyph_set = piece_glyph(make_piece(Color::Red, PieceType::Horse), glyphs);
+    if (g.cell() == cached_cell_ && g.flipped() == cached_flip_ && outer.x == cached_outer_.x &&
+        outer.y == cached_outer_.y && glyph_set == cached_glyphs_)
         return;
+    cached_glyphs_ = glyph_set;
     cached_cell_ = g.cell();
     cached_flip_ = g.flipped();
     cached_outer_ = outer;
@@ -153,7 +155,7 @@ void BoardView::refresh_cache(const BoardGeometry& g) {
     for (Color color : {Color::Red, Color::Black})
         for (int t = 1; t <= 7; ++t) {
             const Piece p = make_piece(color, static_cast<PieceType>(t));
-            paint_piece(pieces, {piece_side_ * static_cast<float>(index_of(p)) + c * 0.5f, c * 0.5f}, c, p);
+            paint_piece(pieces, {piece_side_ * static_cast<float>(index_of(p)) + c * 0.5f, c * 0.5f}, c, p, glyphs);
         }
     pieces.display();
     atlas_.loadFromImage(pieces.getTexture().copyToImage());
@@ -171,20 +173,20 @@ void BoardView::add_piece(sf::VertexArray& quads, Point center, Piece piece, sf:
     quads.append(sf::Vertex({x, y + piece_side_}, tint, {u, piece_side_}));
 }
 
-void BoardView::paint_piece(sf::RenderTarget& target, Point center, float cell, Piece piece) const {
-    const float r = cell * 0.44f;
+void BoardView::paint_piece(sf::RenderTarget& target, Point center, float cell, Piece piece, Notation glyphs) const {
+    const float r = cell * BoardGeometry::kPieceRadius;
     const sf::Color ink = color_of(piece) == Color::Red ? kPieceRed : kPieceBlack;
     circle(target, {center.x + cell * 0.03f, center.y + cell * 0.05f}, r, sf::Color(60, 35, 10, 90));  // shadow
     circle(target, center, r, kPieceFace, sf::Color(120, 84, 40), std::max(1.0f, cell * 0.03f));
     circle(target, center, r * 0.82f, sf::Color::Transparent, ink, std::max(1.0f, cell * 0.025f));
     const auto size = static_cast<unsigned>(cell * 0.5f);
-    ui::text(target, font_, piece_glyph(piece), {center.x, center.y - static_cast<float>(size) * 0.68f}, size, ink,
+    ui::text(target, font_, piece_glyph(piece, glyphs), {center.x, center.y - static_cast<float>(size) * 0.68f}, size, ink,
              ui::Align::Center);
 }
 
 void BoardView::draw(sf::RenderTarget& target, const BoardGeometry& g, const GameModel& model, Point mouse,
                      std::optional<Move> hint) {
-    refresh_cache(g);
+    refresh_cache(g, model.notation());
     sf::Sprite grid(grid_);
     grid.setPosition(std::round(g.outer().x), std::round(g.outer().y));
     target.draw(grid, sf::RenderStates(sf::BlendNone));  // opaque: no blending needed

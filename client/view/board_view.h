@@ -22,12 +22,12 @@ public:
 
 private:
     void draw_grid(sf::RenderTarget& target, const BoardGeometry& g) const;
-    void paint_piece(sf::RenderTarget& target, Point center, float cell, Piece piece) const;
+    void paint_piece(sf::RenderTarget& target, Point center, float cell, Piece piece, Notation glyphs) const;
     // Adds a piece's quad to `quads`, centred on `center`.
     void add_piece(sf::VertexArray& quads, Point center, Piece piece, sf::Uint8 alpha = 255) const;
     // The board without pieces and each piece are painted once per size into textures and then
     // drawn as sprites: a frame costs a few dozen draws instead of hundreds of shapes and glyphs.
-    void refresh_cache(const BoardGeometry& g);
+    void refresh_cache(const BoardGeometry& g, Notation glyphs);
 
     const sf::Font& font_;
     // Painted in render textures, then kept as plain textures: software renderers (Xvfb) sample
@@ -38,9 +38,11 @@ private:
     float cached_cell_ = 0;
     Rect cached_outer_{};
     bool cached_flip_ = false;
+    std::string cached_glyphs_;  // Red Horse's glyph: which set the atlas holds
 };
 
-// The glyph players read on a piece: 帥仕相傌俥炮兵 for Red, 將士象馬車砲卒 for Black.
-const char* piece_glyph(Piece piece);
+// The glyph players read on a piece: the one the move list writes in `notation` (traditional,
+// 帥仕相馬車炮兵 and 將士象馬車炮卒, unless it is simplified Chinese), so board and list agree.
+std::string piece_glyph(Piece piece, Notation notation);
 
 }  // namespace xq::client

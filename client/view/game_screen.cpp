@@ -77,7 +77,10 @@ std::string GameScreen::status_line() const {
     if (game.result()) return game.result()->explanation;
     if (game.phase() == Phase::Waiting) {
         const auto& code = ctx_.online.join_code();
-        return "Waiting for an opponent…" + (code.empty() ? std::string() : "  Join code: " + code);
+        // A private game is joined with its number and its code: the host reads both out.
+        const auto id = ctx_.online.game_id();
+        return "Waiting for an opponent…" +
+               (code.empty() || !id ? std::string() : "  Game " + std::to_string(*id) + ", join code " + code);
     }
     if (!game.following_live())
         return "Move " + std::to_string(game.view_ply()) + " of " + std::to_string(game.ply_count()) +
@@ -99,22 +102,28 @@ float GameScreen::draw_player(sf::RenderTarget& target, Color side, Rect r, Time
     const bool awaiting_first = first_move_left && !game.result() && game.game().position().side_to_move() == side;
     const Millis first_move = first_move_left.value_or(0);
     ui::box(target, r, ui::color::kPanel, running ? ui::color::kAccent : ui::color::kPanelLine, running ? 2.0f : 1.0f);
+    // Everything scales with the box: 76 pixels tall normally, less in a small window.
+    const float k = std::clamp(r.h / 76.0f, 0.6f, 1.0f);
+    const auto px = [k](float v) { return static_cast<unsigned>(std::lround(v * k)); };
     // A small general as the side's badge.
     const Piece general = make_piece(side, PieceType::General);
-    sf::CircleShape disc(14, 32);
-    disc.setOrigin(14, 14);
-    disc.setPosition(r.x + 24, r.y + 26);
+    const float badge = 14 * k;
+    sf::CircleShape disc(badge, 32);
+    disc.setOrigin(badge, badge);
+    disc.setPosition(r.x + 10 + badge, r.y + 12 * k + badge);
     disc.setFillColor(sf::Color(247, 234, 205));
     disc.setOutlineColor(side == Color::Red ? sf::Color(178, 28, 28) : sf::Color(28, 28, 28));
     disc.setOutlineThickness(2);
     target.draw(disc);
-    ui::text(target, font, piece_glyph(general), {r.x + 24, r.y + 26 - 11}, 16,
+    ui::text(target, font, piece_glyph(general, game.notation()), {r.x + 10 + badge, r.y + 12 * k + badge - 11 * k}, px(16),
              side == Color::Red ? sf::Color(178, 28, 28) : sf::Color(28, 28, 28), ui::Align::Center);
     const SeatInfo& seat = game.seat(side);
     std::string name = seat.name.empty() ? (game.phase() == Phase::Waiting ? "waiting…" : side_name(side)) : seat.name;
     if (game.my_side() == side) name += "  (you)";
-    const float clock_w = 130;
-    ui::text(target, font, ui::elide(font, name, 19, r.w - clock_w - 60), {r.x + 46, r.y + 12}, 19, ui::color::kText);
+    const float clock_w = std::clamp(r.w * 0.34f, 84.0f, 130.0f);
+    const float name_x = r.x + 20 + 2 * badge;
+    ui::text(target, font, ui::elide(font, name, px(19), r.x + r.w - clock_w - 14 - name_x), {name_x, r.y + 12 * k}, px(19),
+             ui::color::kText);
     std::string sub;
     if (!seat.connected && game.result()) {
         sub = "left";  // the game is over: there is nothing to return to
@@ -123,38 +132,46 @@ float GameScreen::draw_player(sf::RenderTarget& target, Color side, Rect r, Time
         if (const auto left = game.grace_left(side, now))
             sub += *left > 0 ? " — may return for " + format_clock(*left) : " — may be claimed";
     }
-    if (!sub.empty()) ui::text(target, font, sub, {r.x + 46, r.y + 38}, 13, ui::color::kDanger);
+    if (!sub.empty())
+        ui::text(target, font, ui::elide(font, sub, px(13), r.x + r.w - clock_w - 14 - name_x), {name_x, r.y + 38 * k},
+                 px(13), ui::color::kDanger);
     // What this side has taken: the other side's missing pieces, as small discs.
     const auto taken = game.captured(~side);
-    float x = r.x + 46;
-    const float y = r.y + r.h - 22;
+    float x = name_x;
+    const float small_r = 9 * k, y = r.y + r.h - 22 * k;
     for (Piece p : taken) {
-        sf::CircleShape small(9, 20);
-        small.setOrigin(9, 9);
-        small.setPosition(x + 9, y + 6);
+        sf::CircleShape small(small_r, 20);
+        small.setOrigin(small_r, small_r);
+        small.setPosition(x + small_r, y + 6 * k);
         small.setFillColor(sf::Color(247, 234, 205));
         target.draw(small);
-        ui::text(target, font, piece_glyph(p), {x + 9, y - 2}, 11,
+        ui::text(target, font, piece_glyph(p, game.notation()), {x + small_r, y - 2 * k}, px(11),
                  color_of(p) == Color::Red ? sf::Color(178, 28, 28) : sf::Color(28, 28, 28), ui::Align::Center);
-        x += 20;
+        x += 2 * small_r + 2;
         if (x > r.x + r.w - clock_w - 20) break;
     }
     // The clock.
-    const Rect face{r.x + r.w - clock_w - 8, r.y + 8, clock_w, r.h - 16};
+    const Rect face{r.x + r.w - clock_w - 8, r.y + 8 * k, clock_w, r.h - 16 * k};
     const bool low = running && game.clock().low(side, now);
     ui::box(target, face, running ? sf::Color(28, 26, 24) : sf::Color(40, 38, 35));
     const std::string time = game.clock().known() ? format_clock(game.clock().remaining(side, now)) : "—";
-    ui::text(target, font, time, {face.x + face.w / 2, face.y + face.h / 2 - 22}, 32,
-             low ? ui::color::kDanger : (running ? ui::color::kText : ui::color::kMuted), ui::Align::Center);
+    // A line under the time (the move cap, the first-move allowance) lifts the time above it.
+    std::string under;
+    sf::Color under_color = ui::color::kMuted;
     if (running) {
-        if (const auto cap = game.clock().move_cap_left(now))
-            ui::text(target, font, "move " + format_clock(*cap), {face.x + face.w / 2, face.y + face.h - 16}, 11,
-                     ui::color::kMuted, ui::Align::Center);
+        if (const auto cap = game.clock().move_cap_left(now)) under = "move " + format_clock(*cap);
     } else if (awaiting_first) {
         // The clocks wait for both first moves; a first move that never comes aborts the game.
-        ui::text(target, font, "first move " + format_clock(first_move), {face.x + face.w / 2, face.y + face.h - 16},
-                 11, first_move < 10'000 ? ui::color::kDanger : ui::color::kAccent, ui::Align::Center);
+        under = "first move " + format_clock(first_move);
+        under_color = first_move < 10'000 ? ui::color::kDanger : ui::color::kAccent;
     }
+    const unsigned time_size = px(32);
+    const float under_h = under.empty() ? 0.0f : 14.0f, time_h = static_cast<float>(time_size) * 1.2f;
+    ui::text(target, font, time, {face.x + face.w / 2, face.y + (face.h - under_h - time_h) / 2}, time_size,
+             low ? ui::color::kDanger : (running ? ui::color::kText : ui::color::kMuted), ui::Align::Center);
+    if (!under.empty())
+        ui::text(target, font, under, {face.x + face.w / 2, face.y + face.h - under_h - 2}, 11, under_color,
+                 ui::Align::Center);
     return r.h;
 }
 
@@ -194,58 +211,62 @@ void GameScreen::draw_moves(sf::RenderTarget& target, ui::Input& in, Rect r) {
         ui::text(target, font, "No moves yet", {r.x + r.w / 2, r.y + r.h / 2 - 10}, 15, ui::color::kMuted, ui::Align::Center);
 }
 
-float GameScreen::draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r, TimePoint now) {
+// The offers and claims, one row each in `r` (as many as offer_rows counts).
+void GameScreen::draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r, TimePoint now) {
     GameModel& game = ctx_.game;
-    if (!ctx_.actions || game.result()) return 0;
+    const int rows = offer_rows(now);
+    if (rows == 0) return;
     const sf::Font& font = ctx_.resources.font();
     const auto me = game.my_side();
+    const float step = r.h / static_cast<float>(rows), row_h = step - 6, button_h = row_h - 10;
     float used = 0;
+    const auto row_at = [&] {
+        const Rect row{r.x, r.y + used, r.w, row_h};
+        used += step;
+        return row;
+    };
+    // Two buttons at the row's right end, and the words left of them.
+    const auto answer = [&](const Rect& row, const std::string& words, const char* yes, const char* no) {
+        const float bw = std::clamp(row.w * 0.24f, 64.0f, 94.0f);
+        ui::text(target, font, ui::elide(font, words, 14, row.w - 2 * bw - 26), {row.x + 8, row.y + (row_h - 18) / 2}, 14,
+                 ui::color::kText);
+        const bool first = ui::button(target, font, in, {row.x + row.w - 2 * bw - 10, row.y + 5, bw, button_h}, yes, true, true);
+        const bool second = ui::button(target, font, in, {row.x + row.w - bw - 5, row.y + 5, bw, button_h}, no);
+        return first ? 1 : second ? 2 : 0;
+    };
     for (OfferType kind : {OfferType::Draw, OfferType::Takeback}) {
         const auto by = game.offer_by(kind);
         if (!by) continue;
-        const Rect row{r.x, r.y + used, r.w, 40};
+        const Rect row = row_at();
         const bool theirs = me && *by != *me;
         ui::box(target, row, sf::Color(70, 58, 36), ui::color::kAccent, 1);
-        const std::string what = kind == OfferType::Draw ? "offers a draw" : "asks to take back a move";
-        ui::text(target, font, side_name(*by) + " " + what, {row.x + 10, row.y + 10}, 15, ui::color::kText);
+        const std::string what = side_name(*by) + (kind == OfferType::Draw ? " offers a draw" : " asks to take back a move");
         if (theirs) {
-            if (ui::button(target, font, in, {row.x + row.w - 180, row.y + 6, 84, 28}, "Accept", true, true))
-                ctx_.actions->answer(kind, true);
-            if (ui::button(target, font, in, {row.x + row.w - 90, row.y + 6, 84, 28}, "Decline"))
-                ctx_.actions->answer(kind, false);
-        } else if (me) {
-            ui::text(target, font, "waiting…", {row.x + row.w - 10, row.y + 11}, 14, ui::color::kMuted, ui::Align::Right);
+            if (const int a = answer(row, what, "Accept", "Decline")) ctx_.actions->answer(kind, a == 1);
+        } else {
+            ui::text(target, font, ui::elide(font, what, 14, row.w - 80), {row.x + 8, row.y + (row_h - 18) / 2}, 14,
+                     ui::color::kText);
+            if (me)
+                ui::text(target, font, "waiting…", {row.x + row.w - 10, row.y + (row_h - 18) / 2}, 14, ui::color::kMuted,
+                         ui::Align::Right);
         }
-        used += 46;
     }
     // The opponent left and its grace period ran out: the player may take the game.
-    if (me && game.phase() == Phase::Playing) {
-        const SeatInfo& other = game.seat(~*me);
-        if (const auto left = game.grace_left(~*me, now); !other.connected && left && *left <= 0) {
-            const Rect row{r.x, r.y + used, r.w, 40};
-            ui::box(target, row, sf::Color(70, 40, 36), ui::color::kDanger, 1);
-            ui::text(target, font, "Your opponent has left", {row.x + 10, row.y + 10}, 15, ui::color::kText);
-            if (ui::button(target, font, in, {row.x + row.w - 200, row.y + 6, 94, 28}, "Claim win", true, true))
-                ctx_.actions->claim(true);
-            if (ui::button(target, font, in, {row.x + row.w - 100, row.y + 6, 94, 28}, "Claim draw"))
-                ctx_.actions->claim(false);
-            used += 46;
-        }
+    if (used < r.h - 1) {
+        const Rect row = row_at();
+        ui::box(target, row, sf::Color(70, 40, 36), ui::color::kDanger, 1);
+        if (const int a = answer(row, "Your opponent has left", "Claim win", "Claim draw")) ctx_.actions->claim(a == 1);
     }
-    return used;
 }
 
-void GameScreen::draw_buttons(sf::RenderTarget& target, ui::Input& in, Rect r, TimePoint now) {
+void GameScreen::draw_buttons(sf::RenderTarget& target, ui::Input& in, const PanelLayout& l, TimePoint now) {
     GameModel& game = ctx_.game;
     const sf::Font& font = ctx_.resources.font();
     const bool playing = game.phase() == Phase::Playing && !game.result() && ctx_.actions;
     const bool player = playing && (game.my_side() || ctx_.hotseat);
-    const bool local = ctx_.hotseat || ctx_.computer;  // no server: no abort, and "new game" instead of "lobby"
-    const float gap = 6, h = 32;
-    const float w4 = (r.w - 3 * gap) / 4;
-    const auto cell = [&](int row, int col) {
-        return Rect{r.x + static_cast<float>(col) * (w4 + gap), r.y + static_cast<float>(row) * (h + gap), w4, h};
-    };
+    const bool local = ctx_.hotseat || ctx_.computer;  // no server: no abort, and "leave" instead of "lobby"
+    const auto cell = [&](int row, int col) { return l.button(row, col); };
+    const bool narrow = l.button(0, 0).w < 80;  // short labels where long ones would be cut
     // Both sides moved: abort is no longer possible, resign is.
     const bool can_abort = player && game.ply_count() < 2 && !local;
     if (can_abort) {
@@ -263,43 +284,42 @@ void GameScreen::draw_buttons(sf::RenderTarget& target, ui::Input& in, Rect r, T
         }
     }
     const bool my_offer_pending = game.my_side() && game.offer_by(OfferType::Draw) == game.my_side();
-    if (ui::button(target, font, in, cell(0, 1), ctx_.hotseat ? "Draw" : "Offer draw", player && !my_offer_pending))
+    if (ui::button(target, font, in, cell(0, 1), ctx_.hotseat || narrow ? "Draw" : "Offer draw", player && !my_offer_pending))
         ctx_.actions->offer(OfferType::Draw);
     const bool can_takeback = player && game.ply_count() > 0 && !game.pending();
     if (ui::button(target, font, in, cell(0, 2), "Takeback", can_takeback)) ctx_.actions->offer(OfferType::Takeback);
-    if (ui::button(target, font, in, cell(0, 3), "Flip  (F)")) ctx_.flipped = !ctx_.flipped;
+    if (ui::button(target, font, in, cell(0, 3), narrow ? "Flip" : "Flip  (F)")) ctx_.flipped = !ctx_.flipped;
 
     if (ui::button(target, font, in, cell(1, 0), "|<")) game.go_to(0);
     if (ui::button(target, font, in, cell(1, 1), "<")) game.step(-1);
     if (ui::button(target, font, in, cell(1, 2), ">")) game.step(1);
     if (ui::button(target, font, in, cell(1, 3), ">|")) game.go_live();
 
-    static const Notation kCycle[] = {Notation::Chinese, Notation::Wxf, Notation::Iccs};
-    const char* label = game.notation() == Notation::Wxf ? "WXF" : game.notation() == Notation::Iccs ? "ICCS" : "中文";
-    if (ui::button(target, font, in, cell(2, 0), label)) {  // cycles 中文 → WXF → ICCS
-        const auto it = std::find(std::begin(kCycle), std::end(kCycle), game.notation());
+    // The board's pieces are drawn in the move list's glyphs, so either Chinese set reads alike on both.
+    static const std::pair<Notation, const char*> kCycle[] = {
+        {Notation::ChineseTraditional, "繁體"}, {Notation::Chinese, "简体"}, {Notation::Wxf, "WXF"}, {Notation::Iccs, "ICCS"}};
+    const auto it = std::find_if(std::begin(kCycle), std::end(kCycle),
+                                 [&](const auto& entry) { return entry.first == game.notation(); });
+    const auto& shown = it == std::end(kCycle) ? kCycle[0] : *it;
+    if (ui::button(target, font, in, cell(2, 0), shown.second)) {  // cycles 繁體 → 简体 → WXF → ICCS
         const auto next = (it == std::end(kCycle) || it + 1 == std::end(kCycle)) ? kCycle[0] : *(it + 1);
-        game.set_notation(next);
+        game.set_notation(next.first);
     }
-    if (ui::button(target, font, in, cell(2, 1), ctx_.resources.muted() ? "Sound: off" : "Sound: on"))
+    if (ui::button(target, font, in, cell(2, 1), ctx_.resources.muted() ? (narrow ? "Muted" : "Sound: off")
+                                                                   : (narrow ? "Sound" : "Sound: on")))
         ctx_.resources.set_muted(!ctx_.resources.muted());
     if (ui::button(target, font, in, cell(2, 2), "Save PGN", game.ply_count() > 0)) ctx_.save_pgn();
     const bool leaving_live = player && game.my_side() && game.phase() == Phase::Playing && !local;
-    const std::string back = local ? "New game" : "Lobby";
-    if (ui::button(target, font, in, cell(2, 3), back, !leaving_live)) {
-        if (local)
-            ctx_.actions->abort_game();
-        else
-            ctx_.back();
-    }
+    // A local game leaves for the screen it was started from (its result panel offers a new game).
+    if (ui::button(target, font, in, cell(2, 3), local ? "Leave" : "Lobby", !leaving_live)) ctx_.back();
     // The engine's row: a hint and the evaluation, where analysis is allowed.
     const Rect hint = cell(3, 0);
     if (ui::button(target, font, in, hint, "Hint", ctx_.analysis != nullptr) && ctx_.analysis)
         ctx_.analysis->ask_hint(game);
-    const Rect bar{hint.x + hint.w + gap, hint.y + 6, r.w - hint.w - gap, h - 12};
+    const Rect bar{hint.x + hint.w + l.gap, hint.y + 4, l.buttons.w - hint.w - l.gap, hint.h - 8};
     if (!ctx_.analysis) {
         ui::text(target, font, local || game.role() == Role::Replay ? "" : "Evaluation after the game",
-                 {bar.x + 4, hint.y + 8}, 13, ui::color::kMuted);
+                 {bar.x + 4, hint.y + (hint.h - 16) / 2}, 13, ui::color::kMuted);
         return;
     }
     const AnalysisView& view = ctx_.analysis->poll();
@@ -313,10 +333,12 @@ void GameScreen::draw_buttons(sf::RenderTarget& target, ui::Input& in, Rect r, T
     }
     ui::box(target, bar, sf::Color(28, 28, 28), ui::color::kPanelLine, 1);
     ui::box(target, {bar.x + 1, bar.y + 1, (bar.w - 2) * red_share, bar.h - 2}, sf::Color(178, 38, 34));
-    ui::text(target, font, verdict, {bar.x + bar.w / 2, bar.y + 1}, 14, sf::Color::White, ui::Align::Center);
+    // White outlined in black: legible over the red share, the dark rest and the edge between them.
+    ui::text(target, font, verdict, {bar.x + bar.w / 2, bar.y + (bar.h - 19) / 2}, 14, sf::Color::White, ui::Align::Center, 2);
 }
 
-void GameScreen::draw_chat(sf::RenderTarget& target, ui::Input& in, Rect r) {
+void GameScreen::draw_chat(sf::RenderTarget& target, ui::Input& in, const PanelLayout& l) {
+    const Rect r = l.chat;
     const GameModel& game = ctx_.game;
     const sf::Font& font = ctx_.resources.font();
     const bool spectator = game.role() == Role::Spectator;
@@ -326,17 +348,18 @@ void GameScreen::draw_chat(sf::RenderTarget& target, ui::Input& in, Rect r) {
     for (const auto& line : game.chat()) {
         const sf::Color c = line.side == Color::Red ? sf::Color(235, 120, 110) : line.side ? sf::Color(170, 190, 230)
                                                                                            : ui::color::kMuted;
-        for (const auto& l : ui::wrap(font, line.from + ": " + line.text, 14, r.w - 16)) lines.emplace_back(l, c);
+        for (const auto& wrapped : ui::wrap(font, line.from + ": " + line.text, 14, r.w - 16)) lines.emplace_back(wrapped, c);
     }
     const float line_h = 18;
-    const int room = std::max(0, static_cast<int>((r.h - 24 - 38) / line_h));
+    const Rect input = l.chat_input();
+    const int room = std::max(0, static_cast<int>((input.y - r.y - 22) / line_h));
     const std::size_t from = lines.size() > static_cast<std::size_t>(room) ? lines.size() - static_cast<std::size_t>(room) : 0;
     float y = r.y + 22;
     for (std::size_t i = from; i < lines.size(); ++i) {
         ui::text(target, font, lines[i].first, {r.x + 8, y}, 14, lines[i].second);
         y += line_h;
     }
-    chat_field_.draw(target, font, in, {r.x + 6, r.y + r.h - 36, r.w - 12, 30}, "Say something… (Enter)");
+    chat_field_.draw(target, font, in, input, "Say something… (Enter)");
 }
 
 void GameScreen::draw_result(sf::RenderTarget& target, ui::Input& in, const BoardGeometry& g) {
@@ -357,12 +380,13 @@ void GameScreen::draw_result(sf::RenderTarget& target, ui::Input& in, const Boar
         ui::text(target, font, l, {r.x + w / 2, y}, 17, ui::color::kText, ui::Align::Center);
         y += 24;
     }
-    if (ui::button(target, font, in, {r.x + w / 2 - 150, r.y + h - 44, 140, 32}, "Review game")) {
+    const float bw = std::min(140.0f, (w - 30) / 2);
+    if (ui::button(target, font, in, {r.x + w / 2 - bw - 10, r.y + h - 44, bw, 32}, "Review game")) {
         result_hidden_ = true;
     }
     const bool local = ctx_.hotseat || ctx_.computer;
     const std::string next = local ? "New game" : "Back to lobby";
-    if (ui::button(target, font, in, {r.x + w / 2 + 10, r.y + h - 44, 140, 32}, next, true, true)) {
+    if (ui::button(target, font, in, {r.x + w / 2 + 10, r.y + h - 44, bw, 32}, next, true, true)) {
         if (local && ctx_.actions)
             ctx_.actions->abort_game();
         else
@@ -374,31 +398,39 @@ void GameScreen::draw_panel(sf::RenderTarget& target, ui::Input& in, TimePoint n
     GameModel& game = ctx_.game;
     const sf::Font& font = ctx_.resources.font();
     ui::box(target, p, ui::color::kPanel);
-    const float x = p.x + 14, w = p.w - 28;
     const Color top = ctx_.flipped ? Color::Red : Color::Black;
-    float y = 12;
-    draw_player(target, top, {x, y, w, 76}, now);
-    y += 84;
-    const float chat_h = std::clamp(p.h * 0.2f, 110.0f, 200.0f);
-    const float bottom_block = 76 + 8 + 26 + 4 * 38 + 8 + chat_h + 26;
-    const float offers_h = (game.offer_by(OfferType::Draw) ? 46.0f : 0.0f) + (game.offer_by(OfferType::Takeback) ? 46.0f : 0.0f);
-    const float moves_h = std::max(60.0f, p.h - y - bottom_block - offers_h - 12);
-    draw_moves(target, in, {x, y, w, moves_h});
-    y += moves_h + 8;
-    draw_player(target, ~top, {x, y, w, 76}, now);
-    y += 84;
+    const bool chat = !ctx_.hotseat && !ctx_.computer;
+    const PanelLayout l = panel_layout(p, chat, offer_rows(now));
+    draw_player(target, top, l.top_player, now);
+    draw_moves(target, in, l.moves);
+    draw_player(target, ~top, l.bottom_player, now);
     const std::string status = status_line();
     const bool warn = !game.notice().empty() || (game.general_in_check() && game.following_live());
-    ui::text(target, font, ui::elide(font, status, 15, w), {x, y}, 15, warn ? ui::color::kDanger : ui::color::kAccent);
-    if (game.spectators() > 0)
-        ui::text(target, font, std::to_string(game.spectators()) + " watching", {x + w, y}, 13, ui::color::kMuted,
-                 ui::Align::Right);
-    y += 26;
-    y += draw_offers(target, in, {x, y, w, 92}, now);
-    draw_buttons(target, in, {x, y, w, 4 * 38}, now);
-    y += 4 * 38 + 8;
-    if (!ctx_.hotseat && !ctx_.computer) draw_chat(target, in, {x, y, w, chat_h});
-    ui::text(target, font, ui::elide(font, ctx_.status, 12, w), {x, p.h - 20}, 12, ui::color::kMuted);
+    const unsigned status_size = l.status.h < 26 ? 14 : 15;
+    std::string watching;
+    if (game.spectators() > 0) watching = std::to_string(game.spectators()) + " watching";
+    const float watching_w =
+        watching.empty() ? 0 : ui::text(target, font, watching, {l.status.x + l.status.w, l.status.y}, 13,
+                                        ui::color::kMuted, ui::Align::Right) + 8;
+    ui::text(target, font, ui::elide(font, status, status_size, l.status.w - watching_w), {l.status.x, l.status.y},
+             status_size, warn ? ui::color::kDanger : ui::color::kAccent);
+    draw_offers(target, in, l.offers, now);
+    draw_buttons(target, in, l, now);
+    if (chat) draw_chat(target, in, l);
+    ui::text(target, font, ui::elide(font, ctx_.status, 12, l.footer.w), {l.footer.x, l.footer.y + 2}, 12,
+             ui::color::kMuted);
+}
+
+// Rows of offers and claims draw_offers will show.
+int GameScreen::offer_rows(TimePoint now) const {
+    const GameModel& game = ctx_.game;
+    if (!ctx_.actions || game.result()) return 0;
+    int rows = (game.offer_by(OfferType::Draw) ? 1 : 0) + (game.offer_by(OfferType::Takeback) ? 1 : 0);
+    if (const auto me = game.my_side(); me && game.phase() == Phase::Playing) {
+        const auto left = game.grace_left(~*me, now);
+        if (!game.seat(~*me).connected && left && *left <= 0) ++rows;
+    }
+    return rows;
 }
 
 std::optional<TimePoint> GameScreen::next_change(TimePoint now) const {

@@ -26,9 +26,10 @@ private:
     void draw_panel(sf::RenderTarget& target, ui::Input& in, TimePoint now, Rect panel);
     float draw_player(sf::RenderTarget& target, Color side, Rect r, TimePoint now);
     void draw_moves(sf::RenderTarget& target, ui::Input& in, Rect r);
-    float draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r, TimePoint now);
-    void draw_buttons(sf::RenderTarget& target, ui::Input& in, Rect r, TimePoint now);
-    void draw_chat(sf::RenderTarget& target, ui::Input& in, Rect r);
+    int offer_rows(TimePoint now) const;
+    void draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r, TimePoint now);
+    void draw_buttons(sf::RenderTarget& target, ui::Input& in, const PanelLayout& l, TimePoint now);
+    void draw_chat(sf::RenderTarget& target, ui::Input& in, const PanelLayout& l);
     void draw_result(sf::RenderTarget& target, ui::Input& in, const BoardGeometry& g);
     std::string status_line() const;
 

@@ -15,135 +15,154 @@ void LobbyScreen::handle(const sf::Event& event) {
     }
 }
 
-void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, Rect r) {
+// One game in a list: who plays on the left, what kind of game before the button at the right
+// end. A narrow list puts the details under the names, so that the names keep their room.
+bool LobbyScreen::game_row(sf::RenderTarget& target, ui::Input& in, const Rect& row, const std::string& who,
+                           sf::Color who_color, const std::string& details, const std::string& action, bool accent) {
     const sf::Font& font = ctx_.resources.font();
-    if (ui::button(target, font, in, {r.x, r.y, 150, 32}, "Games", true, tab_ == 0)) tab_ = 0;
-    if (ui::button(target, font, in, {r.x + 156, r.y, 150, 32}, "Archive", true, tab_ == 1)) {
+    ui::box(target, row, row.contains(in.mouse) ? sf::Color(62, 58, 52) : sf::Color(44, 41, 38), ui::color::kPanelLine, 1);
+    const bool narrow = row.w < 480;
+    const float button_w = narrow ? std::clamp(row.w * 0.22f, 64.0f, 112.0f) : 112.0f;
+    const Rect button{row.x + row.w - button_w - 8, row.y + 4, button_w, row.h - 8};
+    const float room = button.x - row.x - 18;
+    if (narrow) {
+        ui::text(target, font, ui::elide(font, who, 15, room), {row.x + 10, row.y + 4}, 15, who_color);
+        ui::text(target, font, ui::elide(font, details, 12, room), {row.x + 10, row.y + 25}, 12, ui::color::kMuted);
+    } else {
+        const float details_w = ui::text(target, font, ui::elide(font, details, 14, room * 0.45f),
+                                         {button.x - 12, row.y + 10}, 14, ui::color::kMuted, ui::Align::Right);
+        ui::text(target, font, ui::elide(font, who, 16, room - details_w - 16), {row.x + 10, row.y + 8}, 16, who_color);
+    }
+    return ui::button(target, font, in, button, action, true, accent);
+}
+
+void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const LobbyLayout& l) {
+    const Rect r = l.lists;
+    const auto tabs = l.tabs();
+    const sf::Font& font = ctx_.resources.font();
+    if (ui::button(target, font, in, tabs[0], "Games", true, tab_ == 0)) tab_ = 0;
+    if (ui::button(target, font, in, tabs[1], "Archive", true, tab_ == 1)) {
         tab_ = 1;
         ctx_.online.list_archive();
     }
-    if (ui::button(target, font, in, {r.x + r.w - 110, r.y, 110, 32}, "Refresh")) {
+    if (ui::button(target, font, in, tabs[2], "Refresh")) {
         ctx_.online.refresh();
         if (tab_ == 1) ctx_.online.list_archive();
     }
-    float y = r.y + 46;
-    const float row_h = 40;
-    const auto row_box = [&](float at) {
-        const Rect row{r.x, at, r.w, row_h - 4};
-        ui::box(target, row, row.contains(in.mouse) ? sf::Color(62, 58, 52) : sf::Color(44, 41, 38), ui::color::kPanelLine, 1);
-        return row;
+    // The lists scroll under the tabs: in a small window every game stays in reach.
+    float y = lists_scroll_.begin(target, in, {r.x, r.y + 44, r.w, r.h - 44});
+    const float row_h = r.w < 480 ? 46 : 40;
+    const auto row_at = [&](float at) { return Rect{r.x, at, r.w, row_h - 4}; };
+    const auto heading = [&](const std::string& words) {
+        ui::text(target, font, ui::elide(font, words, 17, r.w), {r.x, y}, 17, ui::color::kAccent);
+        y += 28;
     };
     if (tab_ == 0) {
-        ui::text(target, font, "Open games — waiting for an opponent", {r.x, y}, 17, ui::color::kAccent);
-        y += 28;
+        heading("Open games — waiting for an opponent");
         if (ctx_.lobby.open.empty()) {
-            ui::text(target, font, "None yet: create one on the right.", {r.x + 10, y}, 15, ui::color::kMuted);
+            ui::text(target, font, ui::elide(font, "None yet: create one on the right.", 15, r.w - 10), {r.x + 10, y}, 15,
+                     ui::color::kMuted);
             y += row_h;
         }
         for (const auto& g : ctx_.lobby.open) {
-            if (y > r.y + r.h * 0.5f) break;
-            const Rect row = row_box(y);
             const std::string plays = g.host_color == "random" ? "random colour" : "plays " + g.host_color;
             // The server's computer opponents host as "bot level N".
             const bool computer = g.host.starts_with("bot level ");
             const std::string who = computer ? "Computer, level " + g.host.substr(10) : g.host;
-            ui::text(target, font, ui::elide(font, who + " (" + plays + ")", 16, row.w - 260), {row.x + 10, row.y + 8}, 16,
-                     computer ? sf::Color(150, 200, 240) : ui::color::kText);
-            ui::text(target, font, to_string(g.time_control), {row.x + row.w - 140, row.y + 9}, 15, ui::color::kMuted,
-                     ui::Align::Right);
-            if (ui::button(target, font, in, {row.x + row.w - 120, row.y + 4, 112, row.h - 8}, "Join", true, true))
+            if (game_row(target, in, row_at(y), who + " (" + plays + ")",
+                         computer ? sf::Color(150, 200, 240) : ui::color::kText, to_string(g.time_control), "Join", true))
                 ctx_.online.join(g.id);
             y += row_h;
         }
         y += 12;
-        ui::text(target, font, "Live games — watch", {r.x, y}, 17, ui::color::kAccent);
-        y += 28;
-        if (ctx_.lobby.live.empty()) ui::text(target, font, "No game is being played.", {r.x + 10, y}, 15, ui::color::kMuted);
+        heading("Live games — watch");
+        if (ctx_.lobby.live.empty()) {
+            ui::text(target, font, "No game is being played.", {r.x + 10, y}, 15, ui::color::kMuted);
+            y += row_h;
+        }
         for (const auto& g : ctx_.lobby.live) {
-            if (y > r.y + r.h - row_h) break;
-            const Rect row = row_box(y);
-            ui::text(target, font, ui::elide(font, g.red + "  vs  " + g.black, 16, row.w - 330), {row.x + 10, row.y + 8}, 16,
-                     ui::color::kText);
             const std::string info = to_string(g.time_control) + "   move " + std::to_string((g.plies + 1) / 2) + "   " +
                                      std::to_string(g.spectators) + " watching";
-            ui::text(target, font, info, {row.x + row.w - 140, row.y + 9}, 14, ui::color::kMuted, ui::Align::Right);
-            if (ui::button(target, font, in, {row.x + row.w - 120, row.y + 4, 112, row.h - 8}, "Watch"))
+            if (game_row(target, in, row_at(y), g.red + "  vs  " + g.black, ui::color::kText, info, "Watch", false))
                 ctx_.online.watch(g.id);
             y += row_h;
         }
-        return;
+    } else {
+        heading("Finished games (" + std::to_string(ctx_.lobby.archive_total) + ")");
+        for (const auto& g : ctx_.lobby.archive) {
+            if (game_row(target, in, row_at(y), g.red + "  vs  " + g.black, ui::color::kText, g.result + "  " + g.reason,
+                         "Replay", false))
+                ctx_.online.open_archived(g.id);
+            y += row_h;
+        }
     }
-    ui::text(target, font, "Finished games (" + std::to_string(ctx_.lobby.archive_total) + ")", {r.x, y}, 17,
-             ui::color::kAccent);
-    y += 28;
-    for (const auto& g : ctx_.lobby.archive) {
-        if (y > r.y + r.h - row_h) break;
-        const Rect row = row_box(y);
-        ui::text(target, font, ui::elide(font, g.red + "  vs  " + g.black, 16, row.w - 330), {row.x + 10, row.y + 8}, 16,
-                 ui::color::kText);
-        ui::text(target, font, g.result + "  " + g.reason, {row.x + row.w - 140, row.y + 9}, 14, ui::color::kMuted,
-                 ui::Align::Right);
-        if (ui::button(target, font, in, {row.x + row.w - 120, row.y + 4, 112, row.h - 8}, "Replay"))
-            ctx_.online.open_archived(g.id);
-        y += row_h;
-    }
+    lists_scroll_.end(target, in, y);
 }
 
-void LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r) {
+// The forms from `top` down (scrolled by the caller); returns where they end.
+float LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r, float top) {
     const sf::Font& font = ctx_.resources.font();
     const auto& controls = standard_time_controls();
-    float y = r.y;
-    ui::box(target, {r.x, y, r.w, 250}, ui::color::kPanel, ui::color::kPanelLine, 1);
+    const LobbyForms f = lobby_forms(r, top);
+    // A wide column labels its rows on the left; a narrow one lets the buttons speak for themselves.
+    const float label_w = r.w >= 330 ? 76 : 0;
+    const float cx = r.x + 14 + label_w, cw_all = r.w - 28 - label_w;
+    float y = f.new_game.y;
+    ui::box(target, f.new_game, ui::color::kPanel, ui::color::kPanelLine, 1);
     ui::text(target, font, "New game", {r.x + 14, y + 10}, 19, ui::color::kText);
     y += 46;
-    ui::text(target, font, "Time", {r.x + 14, y + 7}, 15, ui::color::kMuted);
-    if (ui::button(target, font, in, {r.x + 90, y, r.w - 104, 32}, to_string(controls[time_control_])))
+    if (label_w > 0) ui::text(target, font, "Time", {r.x + 14, y + 7}, 15, ui::color::kMuted);
+    const std::string time = to_string(controls[time_control_]);
+    if (ui::button(target, font, in, {cx, y, cw_all, 32}, label_w > 0 ? time : "Time " + time))
         time_control_ = (time_control_ + 1) % controls.size();
     y += 40;
-    ui::text(target, font, "Colour", {r.x + 14, y + 7}, 15, ui::color::kMuted);
-    const float cw = (r.w - 104 - 12) / 3;
+    if (label_w > 0) ui::text(target, font, "Colour", {r.x + 14, y + 7}, 15, ui::color::kMuted);
     const std::pair<ColorPick, const char*> picks[] = {{ColorPick::Random, "Random"}, {ColorPick::Red, "Red"},
                                                        {ColorPick::Black, "Black"}};
-    for (int i = 0; i < 3; ++i)
-        if (ui::button(target, font, in, {r.x + 90 + static_cast<float>(i) * (cw + 6), y, cw, 32}, picks[i].second, true,
-                       color_ == picks[i].first))
+    const auto colour_cells = row_cells<3>({cx, y, cw_all, 32}, 6);
+    for (std::size_t i = 0; i < 3; ++i)
+        if (ui::button(target, font, in, colour_cells[i], picks[i].second, true, color_ == picks[i].first))
             color_ = picks[i].first;
     y += 40;
-    if (ui::button(target, font, in, {r.x + 90, y, r.w - 104, 32}, private_ ? "Private (join code)" : "Public",
-                   true, private_))
+    if (ui::button(target, font, in, {cx, y, cw_all, 32}, private_ ? "Private (join code)" : "Public", true, private_))
         private_ = !private_;
     y += 44;
     if (ui::button(target, font, in, {r.x + 14, y, r.w - 28, 38}, "Create game", true, true))
         ctx_.online.create(controls[time_control_], color_, private_);
-    y = r.y + 262;
 
-    ui::box(target, {r.x, y, r.w, 106}, ui::color::kPanel, ui::color::kPanelLine, 1);
-    ui::text(target, font, "Quick match", {r.x + 14, y + 10}, 19, ui::color::kText);
+    const Rect q = f.quick_match;
+    ui::box(target, q, ui::color::kPanel, ui::color::kPanelLine, 1);
+    ui::text(target, font, "Quick match", {q.x + 14, q.y + 10}, 19, ui::color::kText);
     if (ctx_.lobby.seeking) {
-        ui::text(target, font, "Looking for an opponent (" + to_string(*ctx_.lobby.seeking_time_control) + ")…",
-                 {r.x + 14, y + 40}, 15, ui::color::kAccent);
-        if (ui::button(target, font, in, {r.x + 14, y + 64, r.w - 28, 32}, "Cancel")) ctx_.online.cancel_seek();
-    } else if (ui::button(target, font, in, {r.x + 14, y + 52, r.w - 28, 38},
+        ui::text(target, font,
+                 ui::elide(font, "Looking for an opponent (" + to_string(*ctx_.lobby.seeking_time_control) + ")…", 15,
+                           q.w - 28),
+                 {q.x + 14, q.y + 40}, 15, ui::color::kAccent);
+        if (ui::button(target, font, in, {q.x + 14, q.y + 64, q.w - 28, 32}, "Cancel")) ctx_.online.cancel_seek();
+    } else if (ui::button(target, font, in, {q.x + 14, q.y + 52, q.w - 28, 38},
                           "Find an opponent (" + to_string(controls[time_control_]) + ")")) {
         ctx_.online.quick_match(controls[time_control_]);
     }
-    y += 118;
 
-    ui::box(target, {r.x, y, r.w, 100}, ui::color::kPanel, ui::color::kPanelLine, 1);
-    ui::text(target, font, "Join a private game", {r.x + 14, y + 10}, 17, ui::color::kText);
-    game_field_.draw(target, font, in, {r.x + 14, y + 44, 90, 32}, "game #");
-    code_field_.draw(target, font, in, {r.x + 112, y + 44, r.w - 222, 32}, "join code");
-    if (ui::button(target, font, in, {r.x + r.w - 102, y + 44, 88, 32}, "Join")) {
+    ui::box(target, f.private_join, ui::color::kPanel, ui::color::kPanelLine, 1);
+    ui::text(target, font, "Join a private game", {r.x + 14, f.private_join.y + 10}, 17, ui::color::kText);
+    game_field_.draw(target, font, in, f.game_field, "game #");
+    code_field_.draw(target, font, in, f.code_field, "join code");
+    if (ui::button(target, font, in, f.join_button, "Join")) {
         const auto id = std::strtoull(game_field_.value().c_str(), nullptr, 10);
         if (id != 0) ctx_.online.join(id, code_field_.value());
     }
-    y += 112;
-    if (ui::button(target, font, in, {r.x, y, r.w, 36}, "Play on this screen (hotseat)")) ctx_.start_hotseat();
-    y += 44;
-    const float half = (r.w - 8) / 2;
-    if (ui::button(target, font, in, {r.x, y, half, 36}, "Computer level " + std::to_string(ctx_.computer_level)))
+    return f.bottom;
+}
+
+// Playing on this machine and leaving: in a bar that every window size keeps in view.
+void LobbyScreen::draw_bar(sf::RenderTarget& target, ui::Input& in, const LobbyLayout& l) {
+    const sf::Font& font = ctx_.resources.font();
+    const auto cells = l.bar_buttons();
+    if (ui::button(target, font, in, cells[0], "Play on this screen")) ctx_.start_hotseat();
+    if (ui::button(target, font, in, cells[1], "Computer level " + std::to_string(ctx_.computer_level)))
         ctx_.computer_level = ctx_.computer_level % 8 + 1;
-    if (ui::button(target, font, in, {r.x + half + 8, y, half, 36}, "Play the computer")) {
+    if (ui::button(target, font, in, cells[2], "Play the computer")) {
         // A computer opponent the server keeps at that level, if any; else the engine on this machine.
         const std::string bot = "bot level " + std::to_string(ctx_.computer_level);
         const auto it = std::find_if(ctx_.lobby.open.begin(), ctx_.lobby.open.end(),
@@ -153,8 +172,7 @@ void LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r) {
         else
             ctx_.start_computer(color_ == ColorPick::Black ? Color::Black : Color::Red, ctx_.computer_level);
     }
-    y += 44;
-    if (ui::button(target, font, in, {r.x, y, r.w, 36}, "Disconnect")) ctx_.back();
+    if (ui::button(target, font, in, cells[3], "Disconnect")) ctx_.back();
 }
 
 void LobbyScreen::tick(TimePoint now) {
@@ -168,18 +186,33 @@ void LobbyScreen::tick(TimePoint now) {
 void LobbyScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint) {
     const sf::Font& font = ctx_.resources.font();
     const auto size = target.getView().getSize();
+    const LobbyLayout l = lobby_layout(size.x, size.y);
     ui::box(target, {0, 0, size.x, size.y}, ui::color::kBackground);
-    ui::text(target, font, "象棋", {24, 14}, 34, ui::color::kAccent);
-    ui::text(target, font, ctx_.online.server_name() + " — " + ctx_.online.player_name(), {110, 24}, 20, ui::color::kText);
+    const Rect& h = l.header;
+    const unsigned title = h.h < 60 ? 28 : 34;
+    const float title_w = ui::text(target, font, "象棋", {h.x, (h.h - static_cast<float>(title) * 1.3f) / 2}, title,
+                                   ui::color::kAccent);
     // A seat still held in a live game on this server (left from its screen, or kept by another
-    // client of this user).
-    if (ctx_.online.held_seat())
-        if (ui::button(target, font, in, {size.x - 264, 16, 240, 40}, "Return to your game", true, true))
-            ctx_.online.return_to_game();
-    const float form_w = std::min(380.0f, size.x * 0.36f);
-    draw_forms(target, in, {size.x - form_w - 24, 74, form_w, size.y - 110});
-    draw_lists(target, in, {24, 74, size.x - form_w - 72, size.y - 110});
-    ui::text(target, font, ctx_.status, {24, size.y - 26}, 13, ui::color::kMuted);
+    // client of this user): offered at the header's right end.
+    const bool held = ctx_.online.held_seat().has_value();
+    const float return_w = std::min(240.0f, h.w * 0.4f);
+    if (held && ui::button(target, font, in, {h.x + h.w - return_w, (h.h - 36) / 2, return_w, 36}, "Return to your game",
+                           true, true))
+        ctx_.online.return_to_game();
+    const float name_w = h.w - title_w - 20 - (held ? return_w + 12 : 0);
+    ui::text(target, font, ui::elide(font, ctx_.online.server_name() + " — " + ctx_.online.player_name(), 20, name_w),
+             {h.x + title_w + 20, (h.h - 26) / 2}, 20, ui::color::kText);
+    // The fields lose the focus to a click anywhere else, which the forms' scroll area hides from them.
+    if (in.pressed && !l.forms.contains(in.press_at)) {
+        game_field_.focus(false);
+        code_field_.focus(false);
+    }
+    const float forms_top = forms_scroll_.begin(target, in, l.forms);
+    forms_scroll_.end(target, in, draw_forms(target, in, l.forms, forms_top));
+    draw_lists(target, in, l);
+    draw_bar(target, in, l);
+    ui::text(target, font, ui::elide(font, ctx_.status, 13, l.status.w), {l.status.x, l.status.y + 4}, 13,
+             ui::color::kMuted);
 }
 
 }  // namespace xq::client

@@ -4,6 +4,7 @@
 
 #include <SFML/Graphics.hpp>
 
+#include "client/model/layout.h"
 #include "client/view/screen_context.h"
 
 namespace xq::client {
@@ -17,17 +18,22 @@ public:
     void tick(TimePoint now);
 
 private:
-    void draw_lists(sf::RenderTarget& target, ui::Input& in, Rect r);
-    void draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r);
+    void draw_lists(sf::RenderTarget& target, ui::Input& in, const LobbyLayout& l);
+    float draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r, float top);
+    void draw_bar(sf::RenderTarget& target, ui::Input& in, const LobbyLayout& l);
+    bool game_row(sf::RenderTarget& target, ui::Input& in, const Rect& row, const std::string& who, sf::Color who_color,
+                  const std::string& details, const std::string& action, bool accent);
 
     ScreenContext& ctx_;
     std::size_t time_control_ = 3;  // index into standard_time_controls(): 10+5
     ColorPick color_ = ColorPick::Random;
     bool private_ = false;
     int tab_ = 0;  // 0: open and live games, 1: archive
-    ui::TextField game_field_{"", 12};
+    ui::TextField game_field_{"", 20};  // a game number is up to 20 digits
     ui::TextField code_field_{"", 16};
     TimePoint last_refresh_{};
+    ui::ScrollArea forms_scroll_;
+    ui::ScrollArea lists_scroll_;
 };
 
 }  // namespace xq::client

@@ -2,9 +2,18 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <iostream>
 #include <stdexcept>
+#include <streambuf>
+#include <string>
 #include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <SFML/System/Err.hpp>
 
 namespace xq::client {
 
@@ -37,6 +46,106 @@ sf::SoundBuffer to_buffer(const std::vector<float>& wave) {
     return buffer;
 }
 
+// SFML reports every failed OpenAL call on sf::err(), so a machine without an audio device got a
+// message for each sound played. This buffer takes sf::err()'s messages (each ends with a flush),
+// passes others on, says the first audio failure once (when not held) and remembers it, and drops
+// the rest.
+class AudioErrorFilter : public std::streambuf {
+public:
+    explicit AudioErrorFilter(std::streambuf* out) : out_(out) {}
+    bool failed() const { return failed_; }
+    // While held, a failure is noted but said only on release (stderr may be shut meanwhile).
+    void hold(bool on) {
+        held_ = on;
+        announce();
+    }
+
+protected:
+    int overflow(int c) override {
+        if (c != traits_type::eof()) message_ += static_cast<char>(c);
+        return traits_type::not_eof(c);
+    }
+    std::streamsize xsputn(const char* s, std::streamsize n) override {
+        message_.append(s, static_cast<std::size_t>(n));
+        return n;
+    }
+    int sync() override {
+        if (message_.empty()) return 0;
+        const bool audio = message_.find("OpenAL") != std::string::npos ||
+                           message_.find("audio device") != std::string::npos ||
+                           message_.find("audio context") != std::string::npos ||
+                           message_.find("sound buffer") != std::string::npos;
+        if (!audio) {
+            write(message_);
+        } else if (!failed_) {
+            failed_ = true;
+            first_ = message_.substr(0, message_.find('\n'));
+        }
+        message_.clear();
+        announce();
+        return 0;
+    }
+
+private:
+    void write(const std::string& text) {
+        out_->sputn(text.data(), static_cast<std::streamsize>(text.size()));
+        out_->pubsync();
+    }
+    void announce() {
+        if (!failed_ || announced_ || held_) return;
+        announced_ = true;
+        write("xiangqi-client: no sound (" + first_ + "); playing on in silence\n");
+    }
+
+    std::streambuf* out_;
+    std::string message_;
+    std::string first_;
+    bool failed_ = false;
+    bool announced_ = false;
+    bool held_ = false;
+};
+
+// Installed once, before the first sound, and never freed: SFML may still write to sf::err()
+// while static objects are destroyed at exit.
+AudioErrorFilter& audio_errors() {
+    static AudioErrorFilter* filter = [] {
+        // OpenAL Soft logs its own failures straight to stderr unless told not to (the user's
+        // ALSOFT_LOGLEVEL wins); SFML's report of them is the one line we keep.
+        ::setenv("ALSOFT_LOGLEVEL", "0", 0);
+        auto* f = new AudioErrorFilter(sf::err().rdbuf());
+        sf::err().rdbuf(f);
+        return f;
+    }();
+    return *filter;
+}
+
+// alsa-lib prints a dozen lines of its own to stderr each time OpenAL probes a machine with no
+// sound card; stderr points at /dev/null while the sounds are made, and SFML's verdict is said after.
+class StderrShut {
+public:
+    StderrShut() {
+        std::fflush(stderr);
+        saved_ = ::dup(2);
+        const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (saved_ >= 0 && null >= 0) ::dup2(null, 2);
+        if (null >= 0) ::close(null);
+        audio_errors().hold(true);
+    }
+    ~StderrShut() {
+        std::fflush(stderr);
+        if (saved_ >= 0) {
+            ::dup2(saved_, 2);
+            ::close(saved_);
+        }
+        audio_errors().hold(false);
+    }
+    StderrShut(const StderrShut&) = delete;
+    StderrShut& operator=(const StderrShut&) = delete;
+
+private:
+    int saved_ = -1;
+};
+
 }  // namespace
 
 std::vector<std::filesystem::path> font_candidates() {
@@ -68,6 +177,9 @@ void Resources::set_muted(bool muted) {
 }
 
 void Resources::make_sounds() {
+    // SFML opens the audio device for the first sound object and, when that failed, a probe of
+    // its own for every buffer loaded: all of it happens here, with alsa-lib's chatter shut out.
+    const StderrShut quiet;
     sounds_ = std::make_unique<Sounds>();
     auto& buffers_ = sounds_->buffers;
     std::vector<float> wave;
@@ -93,7 +205,7 @@ void Resources::make_sounds() {
 }
 
 void Resources::play(SoundCue cue) {
-    if (muted_ || !sounds_) return;
+    if (muted_ || !sounds_ || audio_errors().failed()) return;  // no device: nothing to hear, nothing to say again
     sounds_->sounds[static_cast<std::size_t>(cue)].play();
 }
 

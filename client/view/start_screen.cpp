@@ -1,5 +1,6 @@
 #include "start_screen.h"
 
+#include "client/model/layout.h"
 #include "client/net/discovery_browser.h"
 #include "client/online/online_client.h"
 
@@ -39,26 +40,31 @@ void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint) {
     const auto size = target.getView().getSize();
     ui::box(target, {0, 0, size.x, size.y}, ui::color::kBackground);
     const float w = std::min(560.0f, size.x - 40), x = (size.x - w) / 2;
-    float y = std::max(20.0f, size.y * 0.08f);
-    ui::text(target, font, "象棋", {size.x / 2, y}, 64, ui::color::kAccent, ui::Align::Center);
-    y += 86;
-    ui::text(target, font, "Xiangqi — play, watch and host Chinese chess", {size.x / 2, y}, 18, ui::color::kMuted,
-             ui::Align::Center);
-    y += 46;
+    // A short window tightens the spacing; the buttons at the foot stay in view at any height.
+    const bool compact = size.y < 600;
+    const float field_h = compact ? 32 : 36, step = compact ? 40 : 46;
+    float y = compact ? 12 : std::max(20.0f, size.y * 0.08f);
+    ui::text(target, font, "象棋", {size.x / 2, y}, compact ? 44 : 64, ui::color::kAccent, ui::Align::Center);
+    y += compact ? 60 : 86;
+    ui::text(target, font, "Xiangqi — play, watch and host Chinese chess", {size.x / 2, y}, compact ? 16 : 18,
+             ui::color::kMuted, ui::Align::Center);
+    y += compact ? 32 : 46;
     ui::text(target, font, "Server", {x, y + 8}, 16, ui::color::kMuted);
-    address_field_.draw(target, font, in, {x + 80, y, w - 80, 36}, "host:port");
-    y += 46;
+    address_field_.draw(target, font, in, {x + 80, y, w - 80, field_h}, "host:port");
+    y += step;
     ui::text(target, font, "Name", {x, y + 8}, 16, ui::color::kMuted);
-    name_field_.draw(target, font, in, {x + 80, y, w - 80, 36}, "your name");
-    y += 50;
+    name_field_.draw(target, font, in, {x + 80, y, w - 80, field_h}, "your name");
+    y += step + 4;
     const bool busy = ctx_.online.status() == LinkStatus::Connecting || ctx_.online.status() == LinkStatus::Reconnecting;
-    if (ui::button(target, font, in, {x, y, w, 42}, busy ? "Connecting…" : "Connect", !busy, true))
+    if (ui::button(target, font, in, {x, y, w, field_h + 6}, busy ? "Connecting…" : "Connect", !busy, true))
         connect(address_field_.value());
-    y += 52;
+    y += field_h + 16;
     const std::string line = !error_.empty() ? error_ : ctx_.online.status() == LinkStatus::Offline ? "" : ctx_.status;
     ui::text(target, font, ui::elide(font, line, 15, w), {x, y}, 15,
              ctx_.online.status() == LinkStatus::Failed || !error_.empty() ? ui::color::kDanger : ui::color::kMuted);
-    y += 32;
+    y += compact ? 26 : 32;
+    const float button_h = compact ? 36 : 40;
+    const float foot = size.y - 2 * button_h - (compact ? 22 : 40);  // where the two rows of buttons start
 
     ui::text(target, font, ctx_.discovery.searching() ? "Servers on your network (searching…)" : "Servers on your network",
              {x, y}, 17, ui::color::kAccent);
@@ -69,7 +75,7 @@ void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint) {
         y += 36;
     }
     for (const auto& s : servers) {
-        if (y > size.y - 150) break;
+        if (y + 38 > foot - 8) break;
         const Rect row{x, y, w, 38};
         ui::box(target, row, row.contains(in.mouse) ? sf::Color(62, 58, 52) : sf::Color(44, 41, 38), ui::color::kPanelLine, 1);
         ui::text(target, font, ui::elide(font, s.name, 16, w - 300), {row.x + 10, row.y + 8}, 16, ui::color::kText);
@@ -83,17 +89,16 @@ void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint) {
         }
         y += 42;
     }
-    y = std::max(y + 10, size.y - 150);
-    const float half = (w - 10) / 2;
-    if (ui::button(target, font, in, {x, y, half, 40}, "Host a LAN game", !busy)) ctx_.host_game();
-    if (ui::button(target, font, in, {x + half + 10, y, half, 40}, "Play on this screen")) ctx_.start_hotseat();
-    y += 50;
-    const float third = (w - 20) / 3;
-    if (ui::button(target, font, in, {x, y, third, 40}, "Level " + std::to_string(ctx_.computer_level)))
+    y = std::max(y + 10, foot);
+    const auto pair = row_cells<2>({x, y, w, button_h}, 10);
+    if (ui::button(target, font, in, pair[0], "Host a LAN game", !busy)) ctx_.host_game();
+    if (ui::button(target, font, in, pair[1], "Play on this screen")) ctx_.start_hotseat();
+    const auto three = row_cells<3>({x, y + button_h + 10, w, button_h}, 10);
+    if (ui::button(target, font, in, three[0], "Level " + std::to_string(ctx_.computer_level)))
         ctx_.computer_level = ctx_.computer_level % 8 + 1;
-    if (ui::button(target, font, in, {x + third + 10, y, third, 40}, computer_side_ == Color::Red ? "as Red" : "as Black"))
+    if (ui::button(target, font, in, three[1], computer_side_ == Color::Red ? "as Red" : "as Black"))
         computer_side_ = ~computer_side_;
-    if (ui::button(target, font, in, {x + 2 * third + 20, y, third, 40}, "Play the computer", true, true))
+    if (ui::button(target, font, in, three[2], "Play the computer", true, true))
         ctx_.start_computer(computer_side_, ctx_.computer_level);
 }
 

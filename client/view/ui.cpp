@@ -8,9 +8,13 @@ namespace xq::client::ui {
 sf::String utf8(const std::string& text) { return sf::String::fromUtf8(text.begin(), text.end()); }
 
 float text(sf::RenderTarget& target, const sf::Font& font, const std::string& s, Point at, unsigned size,
-           sf::Color c, Align align) {
+           sf::Color c, Align align, float outline) {
     sf::Text t(utf8(s), font, size);
     t.setFillColor(c);
+    if (outline > 0) {
+        t.setOutlineColor(sf::Color(16, 14, 12));
+        t.setOutlineThickness(outline);
+    }
     const float width = t.getLocalBounds().width;
     float x = at.x;
     if (align == Align::Center) x -= width / 2;
@@ -89,6 +93,40 @@ bool button(sf::RenderTarget& target, const sf::Font& font, Input& in, const Rec
     text(target, font, shown, {r.x + r.w / 2, r.y + (r.h - static_cast<float>(size) * 1.25f) / 2}, size,
          enabled ? (highlighted ? sf::Color(30, 26, 20) : color::kText) : color::kMuted, Align::Center);
     return enabled && in.take_click(r);
+}
+
+float ScrollArea::begin(sf::RenderTarget& target, Input& in, const Rect& area) {
+    area_ = area;
+    if (in.wheel != 0 && area.contains(in.mouse)) {
+        offset_ -= static_cast<float>(in.wheel) * 40;
+        in.wheel = 0;
+    }
+    offset_ = std::clamp(offset_, 0.0f, std::max(0.0f, content_h_ - area.h));
+    // A view showing exactly `area`, drawn into that part of the target: window coordinates stay.
+    saved_ = target.getView();
+    const auto size = target.getSize();
+    sf::View clip(sf::FloatRect(area.x, area.y, area.w, area.h));
+    clip.setViewport(sf::FloatRect(area.x / static_cast<float>(size.x), area.y / static_cast<float>(size.y),
+                                   area.w / static_cast<float>(size.x), area.h / static_cast<float>(size.y)));
+    target.setView(clip);
+    hid_press_ = in.pressed && !area.contains(in.press_at);
+    if (hid_press_) in.pressed = false;
+    mouse_ = in.mouse;
+    if (!area.contains(in.mouse)) in.mouse = {-1, -1};
+    return area.y - offset_;
+}
+
+void ScrollArea::end(sf::RenderTarget& target, Input& in, float content_bottom) {
+    target.setView(saved_);
+    if (hid_press_) in.pressed = true;
+    in.mouse = mouse_;
+    content_h_ = content_bottom + offset_ - area_.y;
+    if (content_h_ <= area_.h) return;
+    // The bar: where the shown part lies in the whole.
+    const float track = area_.h, thumb = std::max(24.0f, track * area_.h / content_h_);
+    const float at = (track - thumb) * offset_ / (content_h_ - area_.h);
+    box(target, {area_.x + area_.w - 4, area_.y, 4, track}, color::kPanel);
+    box(target, {area_.x + area_.w - 4, area_.y + at, 4, thumb}, color::kAccent);
 }
 
 bool TextField::handle(const sf::Event& event) {

@@ -42,9 +42,10 @@ struct Input {
 enum class Align { Left, Center, Right };
 
 sf::String utf8(const std::string& text);
-// Draws one line of text with its top at y; returns its width.
+// Draws one line of text with its top at y; returns its width. An outline (dark, in pixels) keeps
+// it legible over any background.
 float text(sf::RenderTarget& target, const sf::Font& font, const std::string& s, Point at, unsigned size,
-           sf::Color color, Align align = Align::Left);
+           sf::Color color, Align align = Align::Left, float outline = 0);
 // Cuts `s` (UTF-8) to fit `width` pixels, ending in "…" when cut.
 std::string elide(const sf::Font& font, const std::string& s, unsigned size, float width);
 // Splits `s` into lines of at most `width` pixels, at spaces where it can.
@@ -54,6 +55,24 @@ void box(sf::RenderTarget& target, const Rect& r, sf::Color fill, sf::Color outl
 // A button: drawn, and true when clicked this frame.
 bool button(sf::RenderTarget& target, const sf::Font& font, Input& in, const Rect& r, const std::string& label,
             bool enabled = true, bool highlighted = false);
+
+// A column whose content may be taller than its room: begin() clips drawing to `area` and returns
+// where the content starts (scrolled up by the wheel over it); end() says where it stopped, which
+// bounds the scrolling, and draws a scroll bar when one is needed. Between the two, clicks and the
+// pointer outside `area` are hidden from the content.
+class ScrollArea {
+public:
+    float begin(sf::RenderTarget& target, Input& in, const Rect& area);
+    void end(sf::RenderTarget& target, Input& in, float content_bottom);
+
+private:
+    Rect area_;
+    float offset_ = 0;
+    float content_h_ = 0;
+    sf::View saved_;
+    bool hid_press_ = false;
+    Point mouse_;
+};
 
 // A one-line text entry. Click to focus; typing goes to the focused field.
 class TextField {

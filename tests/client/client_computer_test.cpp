@@ -79,7 +79,7 @@ TEST(ClientComputer, EvaluationIsFromRedsSideAndAHintIsLegal) {
     GameModel model;
     // Red has a chariot more; Black to move, so the search is Black's but the verdict is Red's.
     ASSERT_TRUE(model.reset(*parse_fen("3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1"), {}, Role::Replay));
-    Analysis analysis(200);
+    Analysis analysis(8);
     analysis.follow(model);
     ASSERT_TRUE(wait([&] { analysis.poll(); }, [&] { return analysis.poll().evaluation.has_value(); }))
         << analysis.poll().error;
@@ -87,6 +87,34 @@ TEST(ClientComputer, EvaluationIsFromRedsSideAndAHintIsLegal) {
     analysis.ask_hint(model);
     ASSERT_TRUE(wait([&] { analysis.poll(); }, [&] { return analysis.poll().hint.has_value(); }));
     EXPECT_TRUE(is_legal(model.shown_position(), *analysis.poll().hint));
+}
+
+// Two windows showing one position once read -0.30 and -0.73: the search is now to a fixed depth
+// from an empty hash, so two analysts agree even when one has analysed another position first.
+TEST(ClientComputer, TwoAnalysesOfOnePositionGiveTheSameFigure) {
+    GameModel model;
+    ASSERT_TRUE(model.reset(Position::start(), std::vector<Move>{mv("h2e2"), mv("h9g7"), mv("h0g2"), mv("i9h9")},
+                            Role::Replay));
+    Analysis first;
+    Analysis second;
+    model.go_to(2);  // the second analyst looks at an earlier position first, filling its hash
+    second.follow(model);
+    ASSERT_TRUE(wait([&] { second.poll(); }, [&] { return second.poll().evaluation.has_value(); }))
+        << second.poll().error;
+    model.go_live();
+    const auto figure = [&](Analysis& analysis) -> std::optional<engine::Evaluation> {
+        analysis.follow(model);
+        if (!wait([&] { analysis.poll(); },
+                  [&] { return !analysis.poll().busy && analysis.poll().evaluation.has_value(); }))
+            return std::nullopt;
+        return analysis.poll().evaluation;
+    };
+    const auto a = figure(first);
+    const auto b = figure(second);
+    ASSERT_TRUE(a && b);
+    EXPECT_EQ(a->depth, Analysis::kDepth);
+    EXPECT_EQ(a->centipawns, b->centipawns);
+    EXPECT_EQ(a->to_string(), b->to_string());
 }
 
 TEST(ClientComputer, AMatedPositionNeedsNoSearch) {

@@ -6,9 +6,12 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <set>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fcntl.h>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <utility>
@@ -22,6 +25,7 @@
 #include "client/net/local_server.h"
 #include "client/profile/profile_store.h"
 #include "common/iccs.h"
+#include "common/pgn.h"
 #include "support/test_client.h"
 
 #include <X11/Xlib.h>  // last: its macros (None, Status, Bool) would clash with the headers above
@@ -50,28 +54,59 @@ std::optional<std::string> run(const std::string& command) {
     return out;
 }
 
+// How a client window is started: its size, whether it plays sounds, its stderr kept in a file,
+// and its name given or (as after a crash) taken from the profile it saved.
+struct WindowOptions {
+    int width = static_cast<int>(kWidth);
+    int height = static_cast<int>(kHeight);
+    bool sound = false;
+    fs::path stderr_to;  // empty: the test's own stderr
+    bool give_name = true;
+};
+
+// A client started as after a crash: no --name, the profile's.
+WindowOptions restarted() {
+    WindowOptions options;
+    options.give_name = false;
+    return options;
+}
+
+WindowOptions sized(float width, float height, bool sound = false, const fs::path& stderr_to = {}) {
+    WindowOptions options;
+    options.width = static_cast<int>(width);
+    options.height = static_cast<int>(height);
+    options.sound = sound;
+    options.stderr_to = stderr_to;
+    return options;
+}
+
 // One xiangqi-client process and its window. Its state goes to `config`, never to ~/.config.
-// Without `give_name` it is started as after a crash: the name is the one its profile saved.
 class ClientWindow {
 public:
-    ClientWindow(const std::string& name, std::uint16_t port, const fs::path& config, bool give_name = true)
-        : ClientWindow(name, {"--connect", "127.0.0.1:" + std::to_string(port)}, config, give_name) {}
+    ClientWindow(const std::string& name, std::uint16_t port, const fs::path& config, const WindowOptions& options = {})
+        : ClientWindow(name, {"--connect", "127.0.0.1:" + std::to_string(port)}, config, options) {}
     // `mode`: how it starts instead of connecting, e.g. {"--hotseat"}.
     ClientWindow(const std::string& name, const std::vector<std::string>& mode, const fs::path& config,
-                 bool give_name = true)
+                 const WindowOptions& options = {})
         : name_(name) {
         std::vector<std::string> args = {XQ_CLIENT_BIN};
         args.insert(args.end(), mode.begin(), mode.end());
-        args.insert(args.end(), {"--mute", "--size", "1000x700", "--position", "0,0", "--screenshot-dir",
-                                 kShots.string(), "--config-dir", config.string()});
-        if (give_name) args.insert(args.end(), {"--name", name});
+        args.insert(args.end(), {"--size", std::to_string(options.width) + "x" + std::to_string(options.height),
+                                 "--position", "0,0", "--screenshot-dir", kShots.string(), "--config-dir",
+                                 config.string()});
+        if (options.give_name) args.insert(args.end(), {"--name", name});
+        if (!options.sound) args.emplace_back("--mute");
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
+        posix_spawn_file_actions_t files;
+        ::posix_spawn_file_actions_init(&files);
+        if (!options.stderr_to.empty())
+            ::posix_spawn_file_actions_addopen(&files, 2, options.stderr_to.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
         // Without a window manager xdotool finds windows by class, not by title or pid: ours is
         // the client window that was not there before the spawn.
         const auto before = run("xdotool search --classname xiangqi-client 2>/dev/null").value_or("");
-        EXPECT_EQ(::posix_spawn(&pid_, XQ_CLIENT_BIN, nullptr, nullptr, argv.data(), environ), 0);
+        EXPECT_EQ(::posix_spawn(&pid_, XQ_CLIENT_BIN, &files, nullptr, argv.data(), environ), 0);
         int spawns = 1;
         for (int i = 0; i < 100 && window_.empty(); ++i) {
             const auto now = run("xdotool search --classname xiangqi-client 2>/dev/null").value_or("");
@@ -86,10 +121,11 @@ public:
             if (::waitpid(pid_, &status, WNOHANG) == pid_ && spawns++ == 1) {
                 std::fprintf(stderr, "%s's client exited before its window appeared (status %d); starting it again\n",
                              name.c_str(), status);
-                EXPECT_EQ(::posix_spawn(&pid_, XQ_CLIENT_BIN, nullptr, nullptr, argv.data(), environ), 0);
+                EXPECT_EQ(::posix_spawn(&pid_, XQ_CLIENT_BIN, &files, nullptr, argv.data(), environ), 0);
             }
             std::this_thread::sleep_for(100ms);
         }
+        ::posix_spawn_file_actions_destroy(&files);
         EXPECT_FALSE(window_.empty()) << "no window for " << name;
         std::this_thread::sleep_for(500ms);  // the first frames
     }
@@ -114,10 +150,26 @@ public:
                         " click 1"));
         std::this_thread::sleep_for(150ms);  // a frame or two to see the click
     }
-    void click_square(const std::string& square, bool flipped) {
-        const BoardGeometry g(game_layout(kWidth, kHeight).board, flipped);
+    void click_square(const std::string& square, bool flipped, float width = kWidth, float height = kHeight) {
+        const BoardGeometry g(game_layout(width, height).board, flipped);
         click(g.center(*parse_square(square)));
     }
+    // Text typed into the focused field, then Enter if asked.
+    void type(const std::string& text, bool enter = false) {
+        ASSERT_TRUE(run("xdotool windowraise " + window_ + " windowfocus --sync " + window_ + " type --delay 30 '" + text + "'"));
+        if (enter) {
+            ASSERT_TRUE(run("xdotool key Return"));
+        }
+        std::this_thread::sleep_for(200ms);
+    }
+    // Wheel notches over p: positive scrolls the content down (the wheel turned towards the player).
+    void wheel(Point p, int notches) {
+        ASSERT_TRUE(run("xdotool windowraise " + window_ + " mousemove --window " + window_ + " " +
+                        std::to_string(static_cast<int>(p.x)) + " " + std::to_string(static_cast<int>(p.y)) +
+                        " click --repeat " + std::to_string(std::abs(notches)) + " --delay 40 " + (notches > 0 ? "5" : "4")));
+        std::this_thread::sleep_for(200ms);
+    }
+    const std::string& window() const { return window_; }
     // F12 saves <shots>/<name>-N.png; copies it to <shots>/<as>.png.
     void screenshot(const std::string& as) {
         const fs::path saved = kShots / (name_ + "-" + std::to_string(++shots_) + ".png");
@@ -316,7 +368,7 @@ TEST_F(ClientEndToEnd, KilledClientStartedAgainReturnsToItsGameAndPlaysOn) {
     EXPECT_FALSE(away->player.connected);
     bob.reset();
 
-    ClientWindow again("bob", port(), dir_ / "bob", /*give_name=*/false);
+    ClientWindow again("bob", port(), dir_ / "bob", restarted());
     const auto back = wait_for_body<proto::PlayerConnection>(*referee_, 20s);
     ASSERT_TRUE(back) << "the restarted client did not resume its seat";
     EXPECT_EQ(back->side, proto::Side::Black);
@@ -340,7 +392,7 @@ TEST_F(ClientEndToEnd, KilledClientStartedAgainReturnsToItsGameAndPlaysOn) {
 
     // A second client of the same user, while the first still plays: it does not take the seat,
     // but its lobby offers it; the first keeps playing.
-    ClientWindow second("bob", port(), dir_ / "bob", /*give_name=*/false);
+    ClientWindow second("bob", port(), dir_ / "bob", restarted());
     std::this_thread::sleep_for(1500ms);
     second.screenshot("lobby-return");
     const auto still_mine = move_by_clicks(again, "a9b9", true);
@@ -368,7 +420,7 @@ std::optional<unsigned long> screen_pixel(int x, int y) {
 // The window draws only when something on it changes, yet what another window covered must come
 // back when that window goes: SFML 2.5 drops Expose, which the client's ExposeWatch hears. The
 // pointer is then off both windows, so no hover paints it instead.
-TEST(ClientEndToEnd, AnUncoveredWindowIsPaintedAgain) {
+TEST(ClientScreenEndToEnd, AnUncoveredWindowIsPaintedAgain) {
     if (!std::getenv("DISPLAY")) GTEST_SKIP() << "needs an X display (./xq test runs under xvfb-run)";
     ASSERT_TRUE(run("command -v xdotool")) << "xdotool is missing";
     const fs::path dir = fs::temp_directory_path() / ("xq-e2e-expose-" + std::to_string(::getpid()));
@@ -392,6 +444,228 @@ TEST(ClientEndToEnd, AnUncoveredWindowIsPaintedAgain) {
     std::this_thread::sleep_for(1s);
     EXPECT_EQ(screen_pixel(kX, kY), shown) << "the uncovered window was not painted again";
     EXPECT_TRUE(lobby.running());
+    fs::remove_all(dir);
+}
+
+Point center(const Rect& r) { return {r.x + r.w / 2, r.y + r.h / 2}; }
+
+// Clicks Save PGN and reads the file the client writes into the screenshot folder.
+std::optional<PgnGame> saved_pgn(ClientWindow& window, const PanelLayout& panel) {
+    std::set<fs::path> before;
+    for (const auto& e : fs::directory_iterator(kShots)) before.insert(e.path());
+    window.click(center(panel.button(2, 2)));
+    for (int i = 0; i < 50; ++i) {
+        for (const auto& e : fs::directory_iterator(kShots))
+            if (e.path().extension() == ".pgn" && !before.contains(e.path())) {
+                std::this_thread::sleep_for(200ms);
+                std::ifstream in(e.path(), std::ios::binary);
+                const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+                auto games = read_pgn(text);
+                if (games.empty() || !games[0].ok()) return std::nullopt;
+                return games[0].game;
+            }
+        std::this_thread::sleep_for(100ms);
+    }
+    return std::nullopt;
+}
+
+// Issue 17: at 790 x 520 the lobby's right column was cut off. In the smallest window the client
+// allows, every control is reached with real clicks: the lobby's bar (the computer's level, a game
+// against it, hotseat, disconnect), the private join form (scrolled into view), and in a game the
+// move list, chat, a draw offer and resigning with its confirmation; a spectator's and a replay's
+// screens are photographed. Sounds are on, under Xvfb with no audio device: the client says so
+// once on stderr and then nothing more.
+TEST(ClientScreenEndToEnd, EveryControlIsReachableInTheSmallestWindow) {
+    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "needs an X display (./xq test runs under xvfb-run)";
+    ASSERT_TRUE(run("command -v xdotool")) << "xdotool is missing";
+    fs::create_directories(kShots);
+    const fs::path dir = fs::temp_directory_path() / ("xq-e2e-small-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    LocalServerOptions options;
+    options.binary = XQ_SERVER_BIN_PATH;
+    options.db = dir / "games.db";
+    options.name = "small";
+    auto server = LocalServer::start(options);
+    ASSERT_TRUE(server) << server.error();
+
+    const float w = kMinWidth, h = kMinHeight;
+    const fs::path errors = dir / "ann.stderr";
+    ClientWindow ann("ann", server->port(), dir / "ann", sized(w, h, true, errors));
+    std::this_thread::sleep_for(1s);
+    // Made smaller than the least size, the window takes that size back.
+    ASSERT_TRUE(run("xdotool windowsize " + ann.window() + " 500 360"));
+    std::this_thread::sleep_for(700ms);
+    EXPECT_EQ(run("xdotool getwindowgeometry " + ann.window() + " | grep Geometry"), "  Geometry: 640x480");
+    ann.screenshot("small-lobby");
+    const LobbyLayout lobby = lobby_layout(w, h);
+    const auto bar = lobby.bar_buttons();
+    const Rect panel_rect = game_layout(w, h).panel;
+
+    // The computer's level, 3 to 4, then a game against it on this machine (the server keeps no
+    // computer players): the first move is clicked and the computer answers.
+    ann.click(center(bar[1]));
+    ann.click(center(bar[2]));
+    std::this_thread::sleep_for(1500ms);
+    const PanelLayout offline = panel_layout(panel_rect, false, 0);
+    std::optional<PgnGame> pgn;
+    // The engine starts with the game: a loaded machine may drop the first clicks, so they are
+    // repeated until the move is in the record.
+    for (int attempt = 0; attempt < 3 && !(pgn && !pgn->moves.empty()); ++attempt) {
+        ann.click_square("h2", false, w, h);
+        ann.click_square("e2", false, w, h);
+        std::this_thread::sleep_for(500ms);
+        pgn = saved_pgn(ann, offline);
+    }
+    for (int i = 0; i < 20 && pgn && pgn->moves.size() < 2; ++i) {
+        std::this_thread::sleep_for(500ms);
+        pgn = saved_pgn(ann, offline);
+    }
+    ASSERT_TRUE(pgn && pgn->moves.size() >= 2) << "no game against the computer with its answer";
+    EXPECT_EQ(pgn->tag("Event"), "Game against the computer");
+    EXPECT_EQ(pgn->tag("Black"), "Computer (level 4)");
+    EXPECT_EQ(to_iccs(pgn->moves[0]), "h2e2");
+    std::this_thread::sleep_for(5500ms);  // the "saved" toast fades: the picture shows the game
+    ann.screenshot("small-computer");
+    // Resign asks first: the first click arms, the second resigns.
+    ann.click(center(offline.button(0, 0)));
+    ann.click(center(offline.button(0, 0)));
+    std::this_thread::sleep_for(300ms);
+    pgn = saved_pgn(ann, offline);
+    ASSERT_TRUE(pgn);
+    EXPECT_EQ(pgn->result, "0-1");
+    ann.click(center(offline.button(2, 3)));  // Leave: back to the lobby
+    std::this_thread::sleep_for(500ms);
+
+    // Hotseat: one move each, then a draw (agreed at once on one screen).
+    ann.click(center(bar[0]));
+    std::this_thread::sleep_for(500ms);
+    for (const char* move : {"h2e2", "b9c7"}) {
+        ann.click_square(std::string(move).substr(0, 2), false, w, h);
+        ann.click_square(std::string(move).substr(2, 2), false, w, h);
+    }
+    std::this_thread::sleep_for(5500ms);
+    ann.screenshot("small-hotseat");
+    ann.click(center(offline.button(0, 1)));
+    std::this_thread::sleep_for(300ms);
+    pgn = saved_pgn(ann, offline);
+    ASSERT_TRUE(pgn);
+    EXPECT_EQ(pgn->tag("Event"), "Hotseat game");
+    EXPECT_EQ(pgn->moves.size(), 2u);
+    EXPECT_EQ(pgn->result, "1/2-1/2");
+    ann.click(center(offline.button(2, 3)));
+    std::this_thread::sleep_for(500ms);
+
+    // A private game, joined through the form at the foot of the scrolled column.
+    test::TestClient host(server->port());
+    host.hello("host");
+    const auto created = host.call(proto::CreateGame{{5, 3, std::nullopt}, proto::ColorChoice::Red, true});
+    const auto* seated = std::get_if<proto::Seated>(&created.body);
+    ASSERT_TRUE(seated && !seated->join_code.empty());
+    ann.wheel(center(lobby.forms), 12);
+    const LobbyForms unscrolled = lobby_forms(lobby.forms, lobby.forms.y);
+    const float hidden = std::max(0.0f, unscrolled.bottom - (lobby.forms.y + lobby.forms.h));
+    const LobbyForms forms = lobby_forms(lobby.forms, lobby.forms.y - hidden);
+    ann.screenshot("small-lobby-scrolled");
+    ann.click(center(forms.game_field));
+    ann.type(std::to_string(seated->game_id));
+    ann.click(center(forms.code_field));
+    ann.type(seated->join_code);
+    ann.click(center(forms.join_button));
+    ASSERT_TRUE(wait_for_body<proto::GameStarted>(host)) << "ann's join did not start the private game";
+    const proto::GameId id = seated->game_id;
+
+    // ann plays Black: her board is turned. One move each.
+    std::this_thread::sleep_for(500ms);
+    host.send(proto::MakeMove{id, "h2e2", 1, 0});
+    ASSERT_TRUE(wait_for_body<proto::MoveMade>(host));
+    std::this_thread::sleep_for(300ms);
+    ann.click_square("b9", true, w, h);
+    ann.click_square("c7", true, w, h);
+    const auto answered = wait_for_body<proto::MoveMade>(host);
+    ASSERT_TRUE(answered) << "ann's move never reached the server";
+    EXPECT_EQ(answered->move, "b9c7");
+    const PanelLayout playing = panel_layout(panel_rect, true, 0);
+    ann.click(center(playing.chat_input()));
+    ann.type("hello from a small window", true);
+    const auto said = wait_for_body<proto::ChatLine>(host);
+    ASSERT_TRUE(said) << "the chat line never reached the server";
+    EXPECT_EQ(said->text, "hello from a small window");
+    // The move list: the first move clicked shows the board after it.
+    ann.click({playing.moves.x + 70, playing.moves.y + 16});
+    ann.screenshot("small-move-list");
+    ann.click(center(playing.button(1, 3)));  // >|: back to the game
+    ann.click(center(playing.button(0, 1)));  // Offer draw
+    const auto offered = wait_for_body<proto::OfferMade>(host);
+    ASSERT_TRUE(offered) << "the draw offer never reached the server";
+    EXPECT_EQ(offered->offer.kind, proto::OfferKind::Draw);
+    std::this_thread::sleep_for(300ms);
+    ann.screenshot("small-offer");
+    // Her own offer takes a row: the buttons sit lower now.
+    const PanelLayout offering = panel_layout(panel_rect, true, 1);
+    ann.click(center(offering.button(0, 0)));
+    ann.click(center(offering.button(0, 0)));
+    const auto ended = wait_for_body<proto::GameEnded>(host);
+    ASSERT_TRUE(ended) << "resigning did not end the game";
+    EXPECT_EQ(ended->outcome.result, proto::GameResult::RedWins);
+    EXPECT_EQ(ended->outcome.reason, "resignation");
+    std::this_thread::sleep_for(500ms);
+    ann.screenshot("small-result");
+
+    // A spectator's window on a game two others play.
+    test::TestClient red(server->port()), black(server->port());
+    red.hello("red");
+    black.hello("black");
+    const auto open = red.call(proto::CreateGame{{5, 3, std::nullopt}, proto::ColorChoice::Red, false});
+    const auto* open_seat = std::get_if<proto::Seated>(&open.body);
+    ASSERT_TRUE(open_seat);
+    black.call(proto::JoinGame{open_seat->game_id, ""});
+    red.send(proto::MakeMove{open_seat->game_id, "b2e2", 1, 0});
+    ClientWindow carol("carol", server->port(), dir / "carol", sized(w, h));
+    std::this_thread::sleep_for(1500ms);
+    // No open game: the live list starts after "None yet" (one row) and its own heading.
+    const float row_h = lobby.lists.w < 480 ? 46 : 40;
+    const float live_y = lobby.lists.y + 44 + 28 + row_h + 12 + 28;
+    carol.click({lobby.lists.x + lobby.lists.w - 30, live_y + row_h / 2 - 2});
+    std::optional<proto::GameSummary> watched;
+    for (int i = 0; i < 30 && !watched; ++i) {
+        const auto list = red.call(proto::ListGames{});
+        if (const auto* games = std::get_if<proto::GameList>(&list.body); games && !games->live.empty() &&
+                                                                          games->live[0].spectators > 0)
+            watched = games->live[0];
+        else
+            std::this_thread::sleep_for(100ms);
+    }
+    ASSERT_TRUE(watched) << "carol's click on Watch did not reach the server";
+    carol.screenshot("small-spectator");
+
+    // ann, back in the lobby: the archive and a replay, then Disconnect.
+    ann.click(center(playing.button(2, 3)));
+    std::this_thread::sleep_for(500ms);
+    ann.click(center(lobby.tabs()[1]));
+    std::this_thread::sleep_for(800ms);
+    ann.screenshot("small-archive");
+    ann.click({lobby.lists.x + lobby.lists.w - 30, lobby.lists.y + 44 + 28 + row_h / 2 - 2});
+    std::this_thread::sleep_for(800ms);
+    ann.screenshot("small-replay");
+    ann.click(center(panel_layout(panel_rect, true, 0).button(2, 3)));
+    std::this_thread::sleep_for(500ms);
+    ann.click(center(bar[3]));
+    std::this_thread::sleep_for(500ms);
+    ann.screenshot("small-start");
+    EXPECT_TRUE(ann.running());
+    EXPECT_TRUE(carol.running());
+
+    // Moves, captures and the game's end all played sounds with no audio device: at most one line.
+    std::ifstream in(errors);
+    int audio_lines = 0;
+    std::string all;
+    for (std::string line; std::getline(in, line);) {
+        all += line + "\n";
+        if (line.find("OpenAL") != std::string::npos || line.find("audio") != std::string::npos ||
+            line.find("AL lib") != std::string::npos || line.find("sound") != std::string::npos)
+            ++audio_lines;
+    }
+    EXPECT_LE(audio_lines, 1) << all;
     fs::remove_all(dir);
 }
 

@@ -4,12 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "client/model/board_geometry.h"
 #include "client/model/clock_model.h"
 #include "client/model/frame_schedule.h"
 #include "client/model/game_model.h"
+#include "client/model/layout.h"
 #include "client/model/hotseat_game.h"
 #include "common/fen.h"
 #include "common/iccs.h"
@@ -60,6 +62,26 @@ TEST(BoardGeometry, PointsBetweenIntersectionsAndOffTheBoardAreNoSquare) {
     EXPECT_EQ(g.square_at({100, 5000}), std::nullopt);
 }
 
+// The river's words once lay under the pieces standing on ranks 4 and 5: now no disc on those
+// ranks touches any of them, at any board size.
+TEST(BoardGeometry, NoPieceOnTheRiverCoversItsWords) {
+    for (float size : {200.0f, 317.0f, 480.0f, 999.0f, 2400.0f}) {
+        const BoardGeometry g({0, 0, size, size * 1.1f}, false);
+        const float radius = BoardGeometry::kPieceRadius * g.cell();
+        for (const Rect& word : g.river_words()) {
+            EXPECT_GT(word.w, 0.35f * g.cell()) << "a word too small to read at size " << size;
+            for (int file = 0; file < 9; ++file)
+                for (int rank : {4, 5}) {
+                    const Point p = g.center(make_square(file, rank));
+                    // The distance from the point to the nearest point of the word's square.
+                    const float dx = std::max({word.x - p.x, 0.0f, p.x - (word.x + word.w)});
+                    const float dy = std::max({word.y - p.y, 0.0f, p.y - (word.y + word.h)});
+                    EXPECT_GE(std::sqrt(dx * dx + dy * dy), radius) << "size " << size << " file " << file;
+                }
+        }
+    }
+}
+
 TEST(BoardGeometry, KeepsCellsSquareInAnyWindowShape) {
     const BoardGeometry wide({0, 0, 1000, 220}, false);
     EXPECT_FLOAT_EQ(wide.cell(), 20);
@@ -76,6 +98,61 @@ std::set<Square> destinations(const GameModel& m) {
 
 // Selecting each piece of the side to move highlights exactly its legal destinations, with
 // captures marked, in positions from real games.
+bool inside(const Rect& inner, const Rect& outer) {
+    return inner.x >= outer.x - 0.5f && inner.y >= outer.y - 0.5f && inner.x + inner.w <= outer.x + outer.w + 0.5f &&
+           inner.y + inner.h <= outer.y + outer.h + 0.5f;
+}
+bool overlap(const Rect& a, const Rect& b) {
+    return a.x < b.x + b.w - 0.5f && b.x < a.x + a.w - 0.5f && a.y < b.y + b.h - 0.5f && b.y < a.y + a.h - 0.5f;
+}
+
+// Issue 17: at 790 x 520 the lobby's right column was cut off. From the least size up, and in wide
+// and tall windows, every part of every screen lies inside the window and apart from the others.
+TEST(Layout, EveryPartFitsFromTheLeastWindowUp) {
+    const std::pair<float, float> sizes[] = {{640, 480}, {790, 520}, {1000, 700}, {1180, 780}, {1920, 1080},
+                                             {640, 1000}, {2400, 600}};
+    for (const auto& [w, h] : sizes) {
+        const Rect window{0, 0, w, h};
+        const GameLayout game = game_layout(w, h);
+        EXPECT_TRUE(inside(game.board, window) && inside(game.panel, window)) << w << "x" << h;
+        EXPECT_FALSE(overlap(game.board, game.panel)) << w << "x" << h;
+        // The board's cells stay big enough to hit a piece with the mouse.
+        EXPECT_GE(BoardGeometry(game.board, false).cell(), 30.0f) << w << "x" << h;
+        for (bool chat : {false, true})
+            for (int offers : {0, 1, 2}) {
+                const PanelLayout p = panel_layout(game.panel, chat, offers);
+                const Rect parts[] = {p.top_player, p.moves, p.bottom_player, p.status, p.offers, p.buttons, p.chat, p.footer};
+                for (std::size_t i = 0; i < std::size(parts); ++i) {
+                    EXPECT_TRUE(inside(parts[i], game.panel)) << w << "x" << h << " part " << i << " offers " << offers;
+                    for (std::size_t j = i + 1; j < std::size(parts); ++j) {
+                        if (parts[i].h > 0 && parts[j].h > 0) {
+                            EXPECT_FALSE(overlap(parts[i], parts[j])) << w << "x" << h << " parts " << i << ", " << j;
+                        }
+                    }
+                }
+                EXPECT_GE(p.moves.h, 44.0f);
+                EXPECT_TRUE(inside(p.button(3, 3), p.buttons));
+                if (chat) {
+                    EXPECT_TRUE(inside(p.chat_input(), p.chat));
+                }
+            }
+        const LobbyLayout lobby = lobby_layout(w, h);
+        const Rect parts[] = {lobby.header, lobby.lists, lobby.forms, lobby.bar, lobby.status};
+        for (std::size_t i = 0; i < std::size(parts); ++i) {
+            EXPECT_TRUE(inside(parts[i], window)) << w << "x" << h << " lobby part " << i;
+            for (std::size_t j = i + 1; j < std::size(parts); ++j)
+                EXPECT_FALSE(overlap(parts[i], parts[j])) << w << "x" << h << " lobby parts " << i << ", " << j;
+        }
+        for (const Rect& tab : lobby.tabs()) EXPECT_TRUE(inside(tab, lobby.lists));
+        // The forms scroll: their parts need only fit the column's width.
+        const LobbyForms forms = lobby_forms(lobby.forms, lobby.forms.y);
+        for (const Rect& r : {forms.game_field, forms.code_field, forms.join_button}) {
+            EXPECT_TRUE(inside(r, forms.private_join)) << w << "x" << h;
+            EXPECT_GE(r.w, 80.0f) << w << "x" << h;
+        }
+    }
+}
+
 TEST(GameModel, HighlightsAreTheLegalDestinations) {
     const auto games = test::load_games(test::data_path("games/games.tsv"));
     ASSERT_GT(games.size(), 40u);
@@ -274,6 +351,9 @@ TEST(GameModel, CheckCapturesAndSounds) {
 TEST(GameModel, NotationSwitchRendersEveryMoveAgain) {
     GameModel m;
     ASSERT_TRUE(m.reset(Position::start(), moves_of("h2e2 h9g7"), Role::Spectator));
+    // Traditional by default: the board draws its pieces in the same glyphs (馬, not 马).
+    EXPECT_EQ(m.move_texts(), (std::vector<std::string>{"炮二平五", "馬8進7"}));
+    m.set_notation(Notation::Chinese);
     EXPECT_EQ(m.move_texts(), (std::vector<std::string>{"炮二平五", "马8进7"}));
     m.set_notation(Notation::Wxf);
     EXPECT_EQ(m.move_texts(), (std::vector<std::string>{"C2=5", "H8+7"}));
@@ -281,6 +361,24 @@ TEST(GameModel, NotationSwitchRendersEveryMoveAgain) {
     EXPECT_EQ(m.move_texts().back(), "H2+3");
     m.set_notation(Notation::Iccs);
     EXPECT_EQ(m.move_texts(), (std::vector<std::string>{"h2e2", "h9g7", "h0g2"}));
+}
+
+// The move list and the board's pieces read alike: every move's text holds the glyph of the piece
+// moved, as chinese_glyph gives it to the board, in either Chinese set.
+TEST(GameModel, TheMoveListWritesTheGlyphsTheBoardDraws) {
+    GameModel m;
+    ASSERT_TRUE(m.reset(Position::start(), moves_of("h0g2 h9g7 a0a1 a9a8 b2e2 b7e7 g3g4 c6c5 f0e1 d9e8 g0i2 g9i7 "
+                                                    "e0f0 e9d9"),
+                        Role::Spectator));
+    for (Notation n : {Notation::ChineseTraditional, Notation::Chinese}) {
+        m.set_notation(n);
+        for (int ply = 0; ply < m.ply_count(); ++ply) {
+            const Move move = m.moves()[static_cast<std::size_t>(ply)];
+            const Piece piece = m.position_at(ply).at(move.from());
+            const std::string& text = m.move_texts()[static_cast<std::size_t>(ply)];
+            EXPECT_NE(text.find(chinese_glyph(piece, n)), std::string::npos) << text << " in " << to_string(n);
+        }
+    }
 }
 
 TEST(GameModel, TakebackAndOffersLapseOnAMove) {
