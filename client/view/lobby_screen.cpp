@@ -8,6 +8,7 @@
 namespace xq::client {
 
 void LobbyScreen::handle(const sf::Event& event) {
+    time_picker_.handle(event);
     game_field_.handle(event);
     if (code_field_.handle(event)) {
         const auto id = std::strtoull(game_field_.value().c_str(), nullptr, 10);
@@ -91,15 +92,13 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, Rect r) {
 
 void LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r) {
     const sf::Font& font = ctx_.resources.font();
-    const auto& controls = standard_time_controls();
+    const auto chosen = time_control_.choice();  // nullopt never: online games have clocks
+    const float picker_w = r.w - 28;
     float y = r.y;
-    ui::box(target, {r.x, y, r.w, 250}, ui::color::kPanel, ui::color::kPanelLine, 1);
+    ui::box(target, {r.x, y, r.w, 184 + time_picker_.height(picker_w)}, ui::color::kPanel, ui::color::kPanelLine, 1);
     ui::text(target, font, "New game", {r.x + 14, y + 10}, 19, ui::color::kText);
-    y += 46;
-    ui::text(target, font, "Time", {r.x + 14, y + 7}, 15, ui::color::kMuted);
-    if (ui::button(target, font, in, {r.x + 90, y, r.w - 104, 32}, to_string(controls[time_control_])))
-        time_control_ = (time_control_ + 1) % controls.size();
     y += 40;
+    y += time_picker_.draw(target, font, in, {r.x + 14, y, picker_w, 0}) + 10;
     ui::text(target, font, "Colour", {r.x + 14, y + 7}, 15, ui::color::kMuted);
     const float cw = (r.w - 104 - 12) / 3;
     const std::pair<ColorPick, const char*> picks[] = {{ColorPick::Random, "Random"}, {ColorPick::Red, "Red"},
@@ -113,21 +112,24 @@ void LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r) {
                    true, private_))
         private_ = !private_;
     y += 44;
-    if (ui::button(target, font, in, {r.x + 14, y, r.w - 28, 38}, "Create game", true, true))
-        ctx_.online.create(controls[time_control_], color_, private_);
-    y = r.y + 262;
+    if (ui::button(target, font, in, {r.x + 14, y, r.w - 28, 38}, "Create game (" + time_control_.label() + ")",
+                   chosen.has_value(), true))
+        ctx_.online.create(**chosen, color_, private_);
+    y += 62;
 
-    ui::box(target, {r.x, y, r.w, 106}, ui::color::kPanel, ui::color::kPanelLine, 1);
-    ui::text(target, font, "Quick match", {r.x + 14, y + 10}, 19, ui::color::kText);
+    // Quick match takes the picker's time control: one button, until it is seeking.
+    const float quick_h = ctx_.lobby.seeking ? 106 : 62;
+    ui::box(target, {r.x, y, r.w, quick_h}, ui::color::kPanel, ui::color::kPanelLine, 1);
     if (ctx_.lobby.seeking) {
+        ui::text(target, font, "Quick match", {r.x + 14, y + 10}, 19, ui::color::kText);
         ui::text(target, font, "Looking for an opponent (" + to_string(*ctx_.lobby.seeking_time_control) + ")…",
                  {r.x + 14, y + 40}, 15, ui::color::kAccent);
         if (ui::button(target, font, in, {r.x + 14, y + 64, r.w - 28, 32}, "Cancel")) ctx_.online.cancel_seek();
-    } else if (ui::button(target, font, in, {r.x + 14, y + 52, r.w - 28, 38},
-                          "Find an opponent (" + to_string(controls[time_control_]) + ")")) {
-        ctx_.online.quick_match(controls[time_control_]);
+    } else if (ui::button(target, font, in, {r.x + 14, y + 12, r.w - 28, 38},
+                          "Quick match (" + time_control_.label() + ")", chosen.has_value())) {
+        ctx_.online.quick_match(**chosen);
     }
-    y += 118;
+    y += quick_h + 12;
 
     ui::box(target, {r.x, y, r.w, 100}, ui::color::kPanel, ui::color::kPanelLine, 1);
     ui::text(target, font, "Join a private game", {r.x + 14, y + 10}, 17, ui::color::kText);

@@ -114,8 +114,11 @@ private:
 };
 
 // The lobby's buttons, where LobbyScreen puts them in a 1000 x 700 window.
-constexpr Point kColourRed{834, 176};
-constexpr Point kCreateGame{796, 263};
+// The time-control picker's cells (a 5 x 2 grid at the top of the New game form).
+constexpr Point kThreePlusTwo{796, 129};
+constexpr Point kCustom{931, 165};
+constexpr Point kColourRed{834, 206};
+constexpr Point kCreateGame{796, 293};
 constexpr Point kFirstOpenJoin{528, 166};
 constexpr Point kFirstLiveWatch{528, 246};
 
@@ -142,9 +145,14 @@ TEST(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
     auto server = LocalServer::start(options);
     ASSERT_TRUE(server) << server.error();
 
-    // Red creates a game by clicking through the lobby.
+    // Red creates a 3+2 game by clicking through the lobby: a preset of the time-control picker
+    // (Custom looked at on the way, then left).
     ClientWindow alice("alice", server->port());
     alice.screenshot("lobby");
+    alice.click(kCustom);
+    alice.screenshot("lobby-picker-custom");
+    alice.click(kThreePlusTwo);
+    alice.screenshot("lobby-picker");
     alice.click(kColourRed);
     alice.click(kCreateGame);
     test::TestClient referee(server->port());
@@ -155,6 +163,7 @@ TEST(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
         if (const auto* games = std::get_if<proto::GameList>(&list.body); games && !games->open.empty()) {
             EXPECT_EQ(games->open[0].host, "alice");
             EXPECT_EQ(games->open[0].host_color, proto::ColorChoice::Red);
+            EXPECT_EQ(games->open[0].time_control, (proto::TimeControl{3, 2, std::nullopt}));
             id = games->open[0].game_id;
         } else {
             std::this_thread::sleep_for(100ms);
