@@ -154,7 +154,8 @@ struct Player::Impl {
             else if (time_control.move_cap_seconds)
                 cap_left = std::int64_t{*time_control.move_cap_seconds} * 1000 - elapsed_ms();
         }
-        return think_time_ms(level_ms, remaining, std::int64_t{time_control.increment_seconds} * 1000, cap_left);
+        return engine::think_time_ms(level_ms, remaining, std::int64_t{time_control.increment_seconds} * 1000,
+                                     cap_left);
     }
 
     const Game& game() const { return mirror.rules(); }

@@ -55,6 +55,7 @@ App::App(AppOptions options)
     if (options_.position) window_.setPosition(*options_.position);
     game_.set_notation(options_.notation);
     context_.actions = &online_;
+    context_.local_clock = TimeControlPicker(true, options_.clock);
     context_.start_hotseat = [this] { begin_hotseat(); };
     context_.start_computer = [this](Color side, int level) { begin_computer(side, level); };
     context_.host_game = [this] { host_game(); };
@@ -78,7 +79,7 @@ App::App(AppOptions options)
 void App::begin_hotseat() {
     end_local_game();
     mode_ = Mode::Hotseat;
-    hotseat_.emplace(game_);
+    hotseat_.emplace(game_, local_time_control());
     context_.actions = &*hotseat_;
     context_.hotseat = true;
     context_.flipped = false;
@@ -87,11 +88,16 @@ void App::begin_hotseat() {
 void App::begin_computer(Color side, int level) {
     end_local_game();
     mode_ = Mode::Computer;
-    computer_.emplace(game_, options_.name, side, level);
+    computer_.emplace(game_, options_.name, side, level, local_time_control());
     context_.actions = &*computer_;
     context_.computer = true;
     context_.computer_level = level;
     context_.flipped = side == Color::Black;
+}
+
+// The picker's choice for games on this machine; its view lets it close only on a valid one.
+std::optional<TimeControlChoice> App::local_time_control() const {
+    return context_.local_clock.choice().value_or(std::nullopt);
 }
 
 void App::end_local_game() {
@@ -272,6 +278,7 @@ bool App::handle_window_event(const sf::Event& event, ui::Input& in) {
 // analysis, sounds and the status line.
 void App::update(TimePoint now) {
     if (computer_) computer_->pump();
+    if (hotseat_) hotseat_->pump();
     if (mode_ == Mode::Online) {
         online_.pump(now);
         // A player of Black sees its own side at the bottom, as on a real board.

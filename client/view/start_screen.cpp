@@ -23,10 +23,37 @@ void StartScreen::connect(const std::string& address) {
 }
 
 void StartScreen::handle(const sf::Event& event) {
+    if (choosing_clock_) {
+        clock_picker_.handle(event);
+        return;
+    }
     if (address_field_.handle(event) || name_field_.handle(event)) connect(address_field_.value());
 }
 
 void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
+    if (!choosing_clock_) return draw_main(target, in, now);
+    ui::Input behind = in;  // the screen under the picker is shown, not clicked
+    behind.pressed = behind.released = false;
+    draw_main(target, behind, now);
+    draw_clock_picker(target, in);
+}
+
+void StartScreen::draw_clock_picker(sf::RenderTarget& target, ui::Input& in) {
+    const sf::Font& font = ctx_.resources.font();
+    const auto size = target.getView().getSize();
+    ui::box(target, {0, 0, size.x, size.y}, sf::Color(0, 0, 0, 140));
+    const float w = std::min(460.0f, size.x - 40), pad = 16;
+    const float h = 46 + clock_picker_.height(w - 2 * pad) + 62;
+    const Rect panel{(size.x - w) / 2, std::max(10.0f, (size.y - h) / 2), w, h};
+    ui::box(target, panel, ui::color::kPanel, ui::color::kPanelLine, 1);
+    ui::text(target, font, "Clock for games on this screen", {panel.x + pad, panel.y + 12}, 18, ui::color::kText);
+    const float used = clock_picker_.draw(target, font, in, {panel.x + pad, panel.y + 46, w - 2 * pad, 0});
+    const bool valid = ctx_.local_clock.choice().has_value();
+    if (ui::button(target, font, in, {panel.x + pad, panel.y + 46 + used + 14, w - 2 * pad, 36}, "Done", valid, true))
+        choosing_clock_ = false;
+}
+
+void StartScreen::draw_main(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
     // Look for servers on the LAN now and then while this screen is up.
     if (now - last_search_ > std::chrono::seconds(5)) {
         last_search_ = now;
@@ -66,7 +93,7 @@ void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
         y += 36;
     }
     for (const auto& s : servers) {
-        if (y > size.y - 150) break;
+        if (y > size.y - 196) break;
         const Rect row{x, y, w, 38};
         ui::box(target, row, row.contains(in.mouse) ? sf::Color(62, 58, 52) : sf::Color(44, 41, 38), ui::color::kPanelLine, 1);
         ui::text(target, font, ui::elide(font, s.name, 16, w - 300), {row.x + 10, row.y + 8}, 16, ui::color::kText);
@@ -80,7 +107,10 @@ void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
         }
         y += 42;
     }
-    y = std::max(y + 10, size.y - 150);
+    y = std::max(y + 10, size.y - 196);
+    if (ui::button(target, font, in, {x, y, w, 36}, "Clock on this screen: " + ctx_.local_clock.label()))
+        choosing_clock_ = true;
+    y += 46;
     const float half = (w - 10) / 2;
     if (ui::button(target, font, in, {x, y, half, 40}, "Host a LAN game", !busy)) ctx_.host_game();
     if (ui::button(target, font, in, {x + half + 10, y, half, 40}, "Play on this screen")) ctx_.start_hotseat();
