@@ -66,12 +66,12 @@ void OnlineClient::refresh() {
     link_->send(proto::ListGames{});
 }
 
-void OnlineClient::create(const TimeControlChoice& tc, ColorPick color, bool is_private) {
+void OnlineClient::create(const TimeControlChoice& tc, ColorPick color, bool is_private, int computer_level) {
     if (!link_) return;
     const auto pick = color == ColorPick::Red     ? proto::ColorChoice::Red
                       : color == ColorPick::Black ? proto::ColorChoice::Black
                                                   : proto::ColorChoice::Random;
-    link_->send(proto::CreateGame{to_proto(tc), pick, is_private});
+    link_->send(proto::CreateGame{to_proto(tc), pick, is_private, static_cast<std::uint32_t>(computer_level)});
 }
 
 void OnlineClient::join(std::uint64_t id, const std::string& code) {

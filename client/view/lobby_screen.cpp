@@ -145,13 +145,15 @@ void LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r) {
     const float half = (r.w - 8) / 2;
     if (ui::button(target, font, in, {r.x, y, half, 36}, "Computer level " + std::to_string(ctx_.computer_level)))
         ctx_.computer_level = ctx_.computer_level % 8 + 1;
-    if (ui::button(target, font, in, {r.x + half + 8, y, half, 36}, "Play the computer")) {
-        // A computer opponent the server keeps at that level, if any; else the engine on this machine.
-        const std::string bot = "bot level " + std::to_string(ctx_.computer_level);
-        const auto it = std::find_if(ctx_.lobby.open.begin(), ctx_.lobby.open.end(),
-                                     [&](const LobbyGame& g) { return g.host == bot; });
-        if (it != ctx_.lobby.open.end())
-            ctx_.online.join(it->id);
+    // The server's computer at that level, at the time control chosen above, when the server keeps
+    // one free (it hosts an open game while idle); else the engine on this machine.
+    const std::string bot = "bot level " + std::to_string(ctx_.computer_level);
+    const bool server_bot = std::ranges::any_of(ctx_.lobby.open, [&](const LobbyGame& g) { return g.host == bot; });
+    if (ui::button(target, font, in, {r.x + half + 8, y, half, 36},
+                   server_bot ? "Play it (" + time_control_.label() + ")" : "Play it on this machine",
+                   !server_bot || chosen.has_value())) {
+        if (server_bot)
+            ctx_.online.create(**chosen, color_, false, ctx_.computer_level);
         else
             ctx_.start_computer(color_ == ColorPick::Black ? Color::Black : Color::Red, ctx_.computer_level);
     }
