@@ -154,7 +154,8 @@ struct Player::Impl {
             else if (time_control.move_cap_seconds)
                 cap_left = std::int64_t{*time_control.move_cap_seconds} * 1000 - elapsed_ms();
         }
-        return think_time_ms(level_ms, remaining, std::int64_t{time_control.increment_seconds} * 1000, cap_left);
+        return engine::think_time_ms(level_ms, remaining, std::int64_t{time_control.increment_seconds} * 1000,
+                                     cap_left);
     }
 
     const Game& game() const { return mirror.rules(); }
@@ -393,7 +394,10 @@ struct Player::Impl {
     int run(const std::function<void(const GameReport&)>& callback, const std::atomic<bool>& stop) {
         on_game = &callback;
         const auto began = SteadyClock::now();
-        connection.open(options.server, player_name());
+        // A hosting bot offers itself to players who ask for the computer at their own time
+        // control (CreateGame.computer_level); a quick-match bot plays people only.
+        connection.open(options.server, player_name(),
+                        options.quick_match ? 0 : static_cast<std::uint32_t>(options.level));
         while (!done && !stop.load()) {
             std::vector<Answer> ready;
             {

@@ -39,9 +39,4 @@ private:
 // Accept the opponent's draw offer? `evaluation` is the bot's latest (none: no search yet).
 bool accept_draw(const Policy& policy, const std::optional<engine::Evaluation>& evaluation, Color me, int plies);
 
-// Milliseconds to think: the level's time, bounded by the clock (a 20th of the time left plus
-// three quarters of the increment) and by the per-move cap less a margin, and at least 10 ms.
-int think_time_ms(int level_ms, std::int64_t remaining_ms, std::int64_t increment_ms,
-                  std::optional<std::int64_t> move_cap_left_ms);
-
 }  // namespace xq::bot

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "client/model/layout.h"
+#include "client/model/time_control_picker.h"
 #include "client/view/app.h"
 
 namespace po = boost::program_options;
@@ -23,7 +24,7 @@ std::string user_name() {
 // The command line as typed; to_app_options checks it.
 struct CommandLine {
     bool help = false;
-    std::string connect, name = user_name(), notation = "traditional", side, size = "1180x780", position;
+    std::string connect, name = user_name(), notation = "traditional", side, size = "1180x780", position, clock;
     std::string screenshot, shots = ".", config_dir;
     std::optional<int> computer;
     int discovery_port = 7778;
@@ -49,6 +50,8 @@ po::options_description describe(CommandLine& line) {
         "play the computer at LEVEL 1-8 (fairy-stockfish), no server")(
         "side", po::value(&line.side)->default_value("red"),
         "your side against the computer: red or black")(
+        "clock", po::value(&line.clock),
+        "clocks for --hotseat and --computer games, MINUTES+INCREMENT (e.g. 5+3; default: none)")(
         "notation", po::value(&line.notation)->default_value(line.notation),
         "move list and piece glyphs: traditional, chinese (simplified), wxf or iccs")(
         "screenshot", po::value(&line.screenshot),
@@ -137,6 +140,14 @@ std::expected<AppOptions, std::string> to_app_options(const CommandLine& line) {
     if (line.side != "red" && line.side != "black")
         return std::unexpected("--side must be red or black");
     app.side = line.side == "red" ? xq::Color::Red : xq::Color::Black;
+    if (!line.clock.empty()) {
+        const auto plus = line.clock.find('+');
+        if (plus == std::string::npos) return std::unexpected("--clock wants MINUTES+INCREMENT, e.g. 5+3");
+        auto clock = xq::client::parse_time_control(std::string_view(line.clock).substr(0, plus),
+                                                    std::string_view(line.clock).substr(plus + 1));
+        if (!clock) return std::unexpected("--clock: " + clock.error());
+        app.clock = *clock;
+    }
     return app;
 }
 

@@ -13,8 +13,10 @@
 //     7   |     18      |  1500 ms
 //     8   |     20      |  2500 ms
 //
-// Under a game clock the think time is further bounded by the clock (bot/think_time.h).
+// Under a game clock the think time is further bounded by the clock (think_time_ms below): the
+// server's bots and the client's offline computer share that rule.
 
+#include <cstdint>
 #include <optional>
 
 namespace xq::engine {
@@ -30,5 +32,10 @@ struct Level {
 
 // The row for level 1-8; nullopt otherwise.
 std::optional<Level> level(int n);
+
+// Milliseconds to think: the level's time, bounded by the clock (a 20th of the time left plus
+// three quarters of the increment) and by the per-move cap less a margin, and at least 10 ms.
+int think_time_ms(int level_ms, std::int64_t remaining_ms, std::int64_t increment_ms,
+                  std::optional<std::int64_t> move_cap_left_ms);
 
 }  // namespace xq::engine

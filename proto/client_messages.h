@@ -15,6 +15,7 @@ struct Hello {
     std::string client;       // client software, e.g. "xiangqi-sfml/0.1"
     std::string player_name;  // display name in games and chat
     std::uint32_t protocol_version = kProtocolVersion;
+    std::uint32_t computer_level = 0;  // a computer opponent's level 1-8; 0 for a person
     friend bool operator==(const Hello&, const Hello&) = default;
 };
 
@@ -31,6 +32,7 @@ struct CreateGame {
     TimeControl time_control;
     ColorChoice color = ColorChoice::Random;
     bool is_private = false;  // the reply's Seated carries the join code
+    std::uint32_t computer_level = 0;  // 1-8: play the server's computer of that level at once
     friend bool operator==(const CreateGame&, const CreateGame&) = default;
 };
 

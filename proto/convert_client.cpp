@@ -13,9 +13,10 @@ void fill(pb::Hello& out, const Hello& in) {
     out.set_client(in.client);
     out.set_player_name(in.player_name);
     out.set_protocol_version(in.protocol_version);
+    out.set_computer_level(in.computer_level);
 }
 Hello read(const pb::Hello& in, Reader&) {
-    return Hello{in.client(), in.player_name(), in.protocol_version()};
+    return Hello{in.client(), in.player_name(), in.protocol_version(), in.computer_level()};
 }
 
 void fill(pb::Ping& out, const Ping& in) { out.set_nonce(in.nonce); }
@@ -28,10 +29,11 @@ void fill(pb::CreateGame& out, const CreateGame& in) {
     fill(*out.mutable_time_control(), in.time_control);
     out.set_color(wire<pb::ColorChoice>(in.color));
     out.set_is_private(in.is_private);
+    out.set_computer_level(in.computer_level);
 }
 CreateGame read(const pb::CreateGame& in, Reader& r) {
     return CreateGame{read(in.time_control(), r), r.get<ColorChoice>(in.color(), "create_game.color"),
-                      in.is_private()};
+                      in.is_private(), in.computer_level()};
 }
 
 void fill(pb::JoinGame& out, const JoinGame& in) {

@@ -37,6 +37,7 @@ constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames = {
     "malformed_frame",
     "unknown_message",
     "internal",
+    "no_computer",
 };
 
 }  // namespace

@@ -61,8 +61,9 @@ enum class ErrorCode : std::uint8_t {
     MalformedFrame = 25,  // the session closes
     UnknownMessage = 26,  // a message kind this server does not know
     Internal = 27,
+    NoComputer = 28,  // CreateGame.computer_level: no computer of that level is free
 };
-inline constexpr int kErrorCodeCount = 28;
+inline constexpr int kErrorCodeCount = 29;
 
 std::string_view code_name(ErrorCode code);  // "unsupported_version", ...; "unspecified"
 std::string_view to_string(Side side);       // "red", "black"

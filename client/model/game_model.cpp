@@ -247,6 +247,12 @@ std::expected<void, std::string> GameModel::play_local(Move m) {
     return {};
 }
 
+void GameModel::flag_local(Color loser) {
+    if (result_ || !game_.flag(loser)) return;
+    const auto& out = game_.outcome();
+    finish({out.result, std::string(to_string(out.reason)), out.explanation});
+}
+
 void GameModel::follow_view() {
     if (follow_live_) view_ply_ = ply_count();
 }

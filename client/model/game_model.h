@@ -111,6 +111,9 @@ public:
     void begin_pending(Move m, std::uint64_t move_id);
     // Plays `m` locally (hotseat): the local rules decide the result.
     std::expected<void, std::string> play_local(Move m);
+    // `loser`'s flag fell in a local game: the local rules decide a loss, or a draw when the
+    // other side has nothing left to mate with.
+    void flag_local(Color loser);
 
     // Looking through the game: the ply shown (0 = start). Following the live game moves the view
     // along with new moves; stepping back stops following until the player returns to the end.

@@ -2,17 +2,23 @@
 
 namespace xq::client {
 
-HotseatGame::HotseatGame(GameModel& model) : model_(model) { new_game(); }
+HotseatGame::HotseatGame(GameModel& model, std::optional<TimeControlChoice> control, LocalClock::Now now)
+    : model_(model), clock_(control, std::move(now)) {
+    new_game();
+}
 
 void HotseatGame::new_game() {
     model_.clear_room();
     (void)model_.reset(Position::start(), {}, Role::Hotseat);
     model_.set_seat(Color::Red, {"Red", true, std::nullopt});
     model_.set_seat(Color::Black, {"Black", true, std::nullopt});
+    clock_.restart(model_);
 }
 
 void HotseatGame::move(Move m) {
+    if (clock_.check_flag(model_)) return;  // a move after the flag fell is not a move
     if (auto played = model_.play_local(m); !played) model_.set_notice(played.error());
+    clock_.follow(model_);
 }
 
 void HotseatGame::resign() {
@@ -20,6 +26,7 @@ void HotseatGame::resign() {
     const Color loser = model_.position_at(model_.ply_count()).side_to_move();
     model_.finish({loss_for(loser), "resignation",
                    std::string(loser == Color::Red ? "Red resigns: Black wins." : "Black resigns: Red wins.")});
+    clock_.follow(model_);
 }
 
 void HotseatGame::offer(OfferType kind) {
@@ -30,6 +37,7 @@ void HotseatGame::offer(OfferType kind) {
     } else if (model_.ply_count() > 0) {
         (void)model_.take_back(1);
     }
+    clock_.follow(model_);
 }
 
 }  // namespace xq::client

@@ -1,14 +1,22 @@
 #pragma once
-// Two players at one screen: every action is decided at once by the local rules.
+// Two players at one screen: every action is decided at once by the local rules, and the clocks,
+// if the players chose a time control, run here (local_clock.h).
+
+#include <optional>
 
 #include "client/model/game_actions.h"
+#include "client/model/local_clock.h"
 
 namespace xq::client {
 
 class HotseatGame final : public GameActions {
 public:
-    explicit HotseatGame(GameModel& model);
+    // No control: a game without clocks.
+    explicit HotseatGame(GameModel& model, std::optional<TimeControlChoice> control = std::nullopt,
+                         LocalClock::Now now = [] { return SteadyClock::now(); });
     void new_game();
+    // Ends the game when a flag falls (true then). Call once per loop.
+    bool pump() { return clock_.check_flag(model_); }
 
     void move(Move m) override;
     void resign() override;
@@ -21,6 +29,7 @@ public:
 
 private:
     GameModel& model_;
+    LocalClock clock_;
 };
 
 }  // namespace xq::client

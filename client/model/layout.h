@@ -7,6 +7,7 @@
 #include <array>
 
 #include "client/model/board_geometry.h"
+#include "client/model/time_control_picker.h"
 
 namespace xq::client {
 
@@ -130,12 +131,14 @@ inline LobbyLayout lobby_layout(float width, float height) {
     return l;
 }
 
-// The New game form's height: its time control, colour and privacy rows and its button.
-inline constexpr float kNewGameFormHeight = 250;
 
 // The forms' column from its top (`top`, once scrolled), each form a box of its own.
 struct LobbyForms {
     Rect new_game;
+    Rect picker;  // the time-control picker, inside new_game
+    float label_w = 0;  // a wide column labels the rows below on the left; a narrow one does not
+    Rect colour_row, privacy, create;  // under the picker: Random | Red | Black, Public/Private, Create
+    Rect quick_button;  // quick match's one button while nothing is sought
     Rect quick_match;
     Rect private_join;
     // Inside private_join: the game number, the join code and the button (under the two fields
@@ -144,14 +147,24 @@ struct LobbyForms {
     float bottom = 0;  // where the column's content ends
 };
 
-inline LobbyForms lobby_forms(Rect column, float top) {
-    const float new_game_h = kNewGameFormHeight;
+// The New game form grows with the time-control picker's rows (title, picker, colour and privacy
+// rows, the button), the quick match form while a match is sought (what is sought, and Cancel).
+inline LobbyForms lobby_forms(Rect column, float top, const TimeControlPicker& picker, bool seeking) {
     LobbyForms f;
     const float x = column.x, w = column.w, gap = 12;
     float y = top;
+    f.picker = {x + 14, y + 40, w - 28, picker.height(w - 28)};
+    const float new_game_h = 184 + f.picker.h, quick_match_h = seeking ? 106.0f : 62.0f;
     f.new_game = {x, y, w, new_game_h};
+    f.label_w = w >= 330 ? 76 : 0;
+    float row_y = f.picker.y + f.picker.h + 10;
+    f.colour_row = {x + 14 + f.label_w, row_y, w - 28 - f.label_w, 32};
+    row_y += 40;
+    f.privacy = {f.colour_row.x, row_y, f.colour_row.w, 32};
+    f.create = {x + 14, row_y + 44, w - 28, 38};
     y += new_game_h + gap;
-    f.quick_match = {x, y, w, 106};
+    f.quick_match = {x, y, w, quick_match_h};
+    f.quick_button = {x + 14, y + 12, w - 28, 38};
     y += f.quick_match.h + gap;
     const bool narrow = w < 330;
     f.private_join = {x, y, w, narrow ? 136.0f : 100.0f};

@@ -19,7 +19,7 @@ struct TimeControlChoice {
 // "10+5", "3+2, 30 s a move".
 std::string to_string(const TimeControlChoice& tc);
 
-// The time controls the create form and quick match offer.
+// The presets of the time-control picker (time_control_picker.h), in its grid's order.
 const std::vector<TimeControlChoice>& standard_time_controls();
 
 enum class ColorPick { Random, Red, Black };

@@ -59,7 +59,7 @@ struct Connection::Impl {
 
     // ---- any thread ----
 
-    void open(Endpoint endpoint, std::string player_name) {
+    void open(Endpoint endpoint, std::string player_name, std::uint32_t computer_level) {
         {
             std::lock_guard lock(mutex_);
             if (opened_ || state_ == LinkState::Closed) return;
@@ -68,6 +68,7 @@ struct Connection::Impl {
         }
         endpoint_ = std::move(endpoint);
         player_name_ = std::move(player_name);
+        computer_level_ = computer_level;
         asio::post(io_, [this] { connect(); });
         try {
             worker_ = std::thread([this] { run(); });
@@ -172,7 +173,8 @@ struct Connection::Impl {
                         return lose(link, lowercase_first(connect_ec.message()) + " (" + to_string(endpoint_) + ")");
                     error_code ignored;
                     link->socket.set_option(tcp::no_delay(true), ignored);
-                    const proto::Hello hello{std::string(kClientSoftware), player_name_, proto::kProtocolVersion};
+                    const proto::Hello hello{std::string(kClientSoftware), player_name_, proto::kProtocolVersion,
+                                             computer_level_};
                     write(link, proto::encode_frame(proto::ClientMessage{next_internal_id_++, hello}));
                     read(link);
                 });
@@ -316,6 +318,7 @@ struct Connection::Impl {
     // Set before the worker starts, then only the worker touches these.
     Endpoint endpoint_;
     std::string player_name_;
+    std::uint32_t computer_level_ = 0;
     std::shared_ptr<Link> link_;  // the current attempt or session
     int attempts_ = 0;            // connection attempts since open()
     std::chrono::milliseconds backoff_ = kFirstBackoff;
@@ -347,8 +350,8 @@ Connection::~Connection() {
     impl_->join();
 }
 
-void Connection::open(Endpoint endpoint, std::string player_name) {
-    impl_->open(std::move(endpoint), std::move(player_name));
+void Connection::open(Endpoint endpoint, std::string player_name, std::uint32_t computer_level) {
+    impl_->open(std::move(endpoint), std::move(player_name), computer_level);
 }
 
 std::uint64_t Connection::send(proto::ClientBody body) { return impl_->send(std::move(body)); }

@@ -48,8 +48,9 @@ public:
     Connection& operator=(const Connection&) = delete;
 
     // Starts the worker: resolves, connects (5 s to connect and be welcomed), sends Hello and, on
-    // Welcome, queues LinkUp. Once per Connection; later calls are ignored.
-    void open(Endpoint endpoint, std::string player_name);
+    // Welcome, queues LinkUp. Once per Connection; later calls are ignored. `computer_level`: the
+    // Hello of a computer opponent (xiangqi-bot), 1-8; 0 for a person.
+    void open(Endpoint endpoint, std::string player_name, std::uint32_t computer_level = 0);
 
     // Thread-safe. Sends the request with a fresh request id (1, 2, 3, ...) and returns that id;
     // when not Online returns 0 and sends nothing. Requests go out in the order of their ids.

@@ -93,12 +93,12 @@ void OnlineClient::refresh() {
     reload_held();  // another client of this user may have saved or dropped a seat
 }
 
-void OnlineClient::create(const TimeControlChoice& tc, ColorPick color, bool is_private) {
+void OnlineClient::create(const TimeControlChoice& tc, ColorPick color, bool is_private, int computer_level) {
     if (!link_) return;
     const auto pick = color == ColorPick::Red     ? proto::ColorChoice::Red
                       : color == ColorPick::Black ? proto::ColorChoice::Black
                                                   : proto::ColorChoice::Random;
-    link_->send(proto::CreateGame{to_proto(tc), pick, is_private});
+    link_->send(proto::CreateGame{to_proto(tc), pick, is_private, static_cast<std::uint32_t>(computer_level)});
 }
 
 void OnlineClient::join(std::uint64_t id, const std::string& code) {

@@ -46,7 +46,9 @@ public:
 
     // ---- Lobby ----
     void refresh();
-    void create(const TimeControlChoice& tc, ColorPick color, bool is_private);
+    // `computer_level` 1-8: a game against the server's computer of that level, started at once
+    // (the server refuses NO_COMPUTER when none is free); 0: wait for a person.
+    void create(const TimeControlChoice& tc, ColorPick color, bool is_private, int computer_level = 0);
     void join(std::uint64_t id, const std::string& code = {});
     void watch(std::uint64_t id, const std::string& code = {});
     void quick_match(const TimeControlChoice& tc);

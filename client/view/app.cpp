@@ -82,6 +82,7 @@ App::App(AppOptions options)
     if (options_.position) window_.setPosition(*options_.position);
     game_.set_notation(options_.notation);
     context_.actions = &online_;
+    context_.local_clock = TimeControlPicker(true, options_.clock);
     context_.start_hotseat = [this] { begin_hotseat(); };
     context_.start_computer = [this](Color side, int level) { begin_computer(side, level); };
     context_.host_game = [this] { host_game(); };
@@ -105,7 +106,7 @@ App::App(AppOptions options)
 void App::begin_hotseat() {
     end_local_game();
     mode_ = Mode::Hotseat;
-    hotseat_.emplace(game_);
+    hotseat_.emplace(game_, local_time_control());
     context_.actions = &*hotseat_;
     context_.hotseat = true;
     context_.flipped = false;
@@ -114,11 +115,16 @@ void App::begin_hotseat() {
 void App::begin_computer(Color side, int level) {
     end_local_game();
     mode_ = Mode::Computer;
-    computer_.emplace(game_, options_.name, side, level);
+    computer_.emplace(game_, options_.name, side, level, local_time_control());
     context_.actions = &*computer_;
     context_.computer = true;
     context_.computer_level = level;
     context_.flipped = side == Color::Black;
+}
+
+// The picker's choice for games on this machine; its view lets it close only on a valid one.
+std::optional<TimeControlChoice> App::local_time_control() const {
+    return context_.local_clock.choice().value_or(std::nullopt);
 }
 
 void App::end_local_game() {
@@ -303,6 +309,7 @@ bool App::handle_window_event(const sf::Event& event, ui::Input& in) {
 // analysis, sounds and the status line. True when any of it may change the picture.
 bool App::update(TimePoint now) {
     bool changed = computer_ && computer_->pump();
+    if (hotseat_) changed |= hotseat_->pump();
     if (mode_ == Mode::Online) {
         changed |= online_.pump(now);
         // A player of Black sees its own side at the bottom, as on a real board.

@@ -35,6 +35,7 @@ struct AppOptions {
     bool hotseat = false;  // two players on this screen, no server
     std::optional<int> computer;  // play the computer at this level (1-8), no server
     Color side = Color::Red;      // the player's side against the computer
+    std::optional<TimeControlChoice> clock;  // clocks for games on this machine (none: no clocks)
     Notation notation = Notation::ChineseTraditional;
     std::optional<std::filesystem::path> screenshot;  // a PNG of the first fully loaded frame
     bool quit_after_screenshot = false;
@@ -59,6 +60,7 @@ private:
     void begin_hotseat();
     void begin_computer(Color side, int level);
     void end_local_game();
+    std::optional<TimeControlChoice> local_time_control() const;
     void update_analysis();
     void host_game();
     void save_pgn();

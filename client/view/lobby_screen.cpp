@@ -8,6 +8,7 @@
 namespace xq::client {
 
 void LobbyScreen::handle(const sf::Event& event) {
+    time_picker_.handle(event);
     game_field_.handle(event);
     if (code_field_.handle(event)) {
         const auto id = std::strtoull(game_field_.value().c_str(), nullptr, 10);
@@ -102,46 +103,36 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const Lobb
 // The forms from `top` down (scrolled by the caller); returns where they end.
 float LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r, float top) {
     const sf::Font& font = ctx_.resources.font();
-    const auto& controls = standard_time_controls();
-    const LobbyForms f = lobby_forms(r, top);
-    // A wide column labels its rows on the left; a narrow one lets the buttons speak for themselves.
-    const float label_w = r.w >= 330 ? 76 : 0;
-    const float cx = r.x + 14 + label_w, cw_all = r.w - 28 - label_w;
-    float y = f.new_game.y;
+    const auto chosen = time_control_.choice();  // an error only while the custom fields are invalid
+    const LobbyForms f = lobby_forms(r, top, time_control_, ctx_.lobby.seeking);
     ui::box(target, f.new_game, ui::color::kPanel, ui::color::kPanelLine, 1);
-    ui::text(target, font, "New game", {r.x + 14, y + 10}, 19, ui::color::kText);
-    y += 46;
-    if (label_w > 0) ui::text(target, font, "Time", {r.x + 14, y + 7}, 15, ui::color::kMuted);
-    const std::string time = to_string(controls[time_control_]);
-    if (ui::button(target, font, in, {cx, y, cw_all, 32}, label_w > 0 ? time : "Time " + time))
-        time_control_ = (time_control_ + 1) % controls.size();
-    y += 40;
-    if (label_w > 0) ui::text(target, font, "Colour", {r.x + 14, y + 7}, 15, ui::color::kMuted);
+    ui::text(target, font, "New game", {r.x + 14, f.new_game.y + 10}, 19, ui::color::kText);
+    time_picker_.draw(target, font, in, f.picker);
+    if (f.label_w > 0) ui::text(target, font, "Colour", {r.x + 14, f.colour_row.y + 7}, 15, ui::color::kMuted);
     const std::pair<ColorPick, const char*> picks[] = {{ColorPick::Random, "Random"}, {ColorPick::Red, "Red"},
                                                        {ColorPick::Black, "Black"}};
-    const auto colour_cells = row_cells<3>({cx, y, cw_all, 32}, 6);
+    const auto colour_cells = row_cells<3>(f.colour_row, 6);
     for (std::size_t i = 0; i < 3; ++i)
         if (ui::button(target, font, in, colour_cells[i], picks[i].second, true, color_ == picks[i].first))
             color_ = picks[i].first;
-    y += 40;
-    if (ui::button(target, font, in, {cx, y, cw_all, 32}, private_ ? "Private (join code)" : "Public", true, private_))
+    if (ui::button(target, font, in, f.privacy, private_ ? "Private (join code)" : "Public", true, private_))
         private_ = !private_;
-    y += 44;
-    if (ui::button(target, font, in, {r.x + 14, y, r.w - 28, 38}, "Create game", true, true))
-        ctx_.online.create(controls[time_control_], color_, private_);
+    if (ui::button(target, font, in, f.create, "Create game (" + time_control_.label() + ")", chosen.has_value(), true))
+        ctx_.online.create(**chosen, color_, private_);
 
+    // Quick match takes the picker's time control: one button, until it is seeking.
     const Rect q = f.quick_match;
     ui::box(target, q, ui::color::kPanel, ui::color::kPanelLine, 1);
-    ui::text(target, font, "Quick match", {q.x + 14, q.y + 10}, 19, ui::color::kText);
     if (ctx_.lobby.seeking) {
+        ui::text(target, font, "Quick match", {q.x + 14, q.y + 10}, 19, ui::color::kText);
         ui::text(target, font,
                  ui::elide(font, "Looking for an opponent (" + to_string(*ctx_.lobby.seeking_time_control) + ")…", 15,
                            q.w - 28),
                  {q.x + 14, q.y + 40}, 15, ui::color::kAccent);
         if (ui::button(target, font, in, {q.x + 14, q.y + 64, q.w - 28, 32}, "Cancel")) ctx_.online.cancel_seek();
-    } else if (ui::button(target, font, in, {q.x + 14, q.y + 52, q.w - 28, 38},
-                          "Find an opponent (" + to_string(controls[time_control_]) + ")")) {
-        ctx_.online.quick_match(controls[time_control_]);
+    } else if (ui::button(target, font, in, f.quick_button, "Quick match (" + time_control_.label() + ")",
+                          chosen.has_value())) {
+        ctx_.online.quick_match(**chosen);
     }
 
     ui::box(target, f.private_join, ui::color::kPanel, ui::color::kPanelLine, 1);
@@ -162,13 +153,15 @@ void LobbyScreen::draw_bar(sf::RenderTarget& target, ui::Input& in, const LobbyL
     if (ui::button(target, font, in, cells[0], "Play on this screen")) ctx_.start_hotseat();
     if (ui::button(target, font, in, cells[1], "Computer level " + std::to_string(ctx_.computer_level)))
         ctx_.computer_level = ctx_.computer_level % 8 + 1;
-    if (ui::button(target, font, in, cells[2], "Play the computer")) {
-        // A computer opponent the server keeps at that level, if any; else the engine on this machine.
-        const std::string bot = "bot level " + std::to_string(ctx_.computer_level);
-        const auto it = std::find_if(ctx_.lobby.open.begin(), ctx_.lobby.open.end(),
-                                     [&](const LobbyGame& g) { return g.host == bot; });
-        if (it != ctx_.lobby.open.end())
-            ctx_.online.join(it->id);
+    // The server's computer at that level, at the time control chosen in the New game form, when
+    // the server keeps one free (it hosts an open game while idle); else the engine on this machine.
+    const auto chosen = time_control_.choice();
+    const std::string bot = "bot level " + std::to_string(ctx_.computer_level);
+    const bool server_bot = std::ranges::any_of(ctx_.lobby.open, [&](const LobbyGame& g) { return g.host == bot; });
+    if (ui::button(target, font, in, cells[2], server_bot ? "Play it (" + time_control_.label() + ")" : "Play it offline",
+                   !server_bot || chosen.has_value())) {
+        if (server_bot)
+            ctx_.online.create(**chosen, color_, false, ctx_.computer_level);
         else
             ctx_.start_computer(color_ == ColorPick::Black ? Color::Black : Color::Red, ctx_.computer_level);
     }

@@ -5,7 +5,9 @@
 #include <SFML/Graphics.hpp>
 
 #include "client/model/layout.h"
+#include "client/model/time_control_picker.h"
 #include "client/view/screen_context.h"
+#include "client/view/time_control_picker.h"
 
 namespace xq::client {
 
@@ -25,7 +27,8 @@ private:
                   const std::string& details, const std::string& action, bool accent);
 
     ScreenContext& ctx_;
-    std::size_t time_control_ = 3;  // index into standard_time_controls(): 10+5
+    TimeControlPicker time_control_{false, kLobbyDefaultControl};
+    TimeControlPickerView time_picker_{time_control_};
     ColorPick color_ = ColorPick::Random;
     bool private_ = false;
     int tab_ = 0;  // 0: open and live games, 1: archive

@@ -7,6 +7,7 @@
 
 #include "client/model/game_actions.h"
 #include "client/model/lobby_model.h"
+#include "client/model/time_control_picker.h"
 #include "client/view/resources.h"
 #include "client/view/ui.h"
 
@@ -29,6 +30,8 @@ struct ScreenContext {
     bool hotseat = false;
     bool computer = false;  // playing the computer offline
     int computer_level = 3;
+    // The clocks of games on this machine (hotseat, the computer offline): none unless chosen.
+    TimeControlPicker local_clock{true, std::nullopt};
     // The engine's evaluation and hints: set only where allowed (replay, a finished game, a game
     // against the computer), never while a person is being played live.
     Analysis* analysis = nullptr;

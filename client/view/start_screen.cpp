@@ -24,6 +24,10 @@ void StartScreen::connect(const std::string& address) {
 }
 
 void StartScreen::handle(const sf::Event& event) {
+    if (choosing_clock_) {
+        clock_picker_.handle(event);
+        return;
+    }
     if (address_field_.handle(event) || name_field_.handle(event)) connect(address_field_.value());
 }
 
@@ -35,7 +39,30 @@ void StartScreen::tick(TimePoint now) {
     }
 }
 
-void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint) {
+void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
+    if (!choosing_clock_) return draw_main(target, in, now);
+    ui::Input behind = in;  // the screen under the picker is shown, not clicked
+    behind.pressed = behind.released = false;
+    draw_main(target, behind, now);
+    draw_clock_picker(target, in);
+}
+
+void StartScreen::draw_clock_picker(sf::RenderTarget& target, ui::Input& in) {
+    const sf::Font& font = ctx_.resources.font();
+    const auto size = target.getView().getSize();
+    ui::box(target, {0, 0, size.x, size.y}, sf::Color(0, 0, 0, 140));
+    const float w = std::min(460.0f, size.x - 40), pad = 16;
+    const float h = 46 + clock_picker_.height(w - 2 * pad) + 62;
+    const Rect panel{(size.x - w) / 2, std::max(10.0f, (size.y - h) / 2), w, h};
+    ui::box(target, panel, ui::color::kPanel, ui::color::kPanelLine, 1);
+    ui::text(target, font, "Clock for games on this screen", {panel.x + pad, panel.y + 12}, 18, ui::color::kText);
+    const float used = clock_picker_.draw(target, font, in, {panel.x + pad, panel.y + 46, w - 2 * pad, 0});
+    const bool valid = ctx_.local_clock.choice().has_value();
+    if (ui::button(target, font, in, {panel.x + pad, panel.y + 46 + used + 14, w - 2 * pad, 36}, "Done", valid, true))
+        choosing_clock_ = false;
+}
+
+void StartScreen::draw_main(sf::RenderTarget& target, ui::Input& in, TimePoint) {
     const sf::Font& font = ctx_.resources.font();
     const auto size = target.getView().getSize();
     ui::box(target, {0, 0, size.x, size.y}, ui::color::kBackground);
@@ -64,7 +91,8 @@ void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint) {
              ctx_.online.status() == LinkStatus::Failed || !error_.empty() ? ui::color::kDanger : ui::color::kMuted);
     y += compact ? 26 : 32;
     const float button_h = compact ? 36 : 40;
-    const float foot = size.y - 2 * button_h - (compact ? 22 : 40);  // where the two rows of buttons start
+    // Where the three rows of buttons start: the clock for games here, hosting and hotseat, the computer.
+    const float foot = size.y - 3 * button_h - 20 - (compact ? 22 : 40);
 
     ui::text(target, font, ctx_.discovery.searching() ? "Servers on your network (searching…)" : "Servers on your network",
              {x, y}, 17, ui::color::kAccent);
@@ -90,6 +118,9 @@ void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint) {
         y += 42;
     }
     y = std::max(y + 10, foot);
+    if (ui::button(target, font, in, {x, y, w, button_h}, "Clock on this screen: " + ctx_.local_clock.label()))
+        choosing_clock_ = true;
+    y += button_h + 10;
     const auto pair = row_cells<2>({x, y, w, button_h}, 10);
     if (ui::button(target, font, in, pair[0], "Host a LAN game", !busy)) ctx_.host_game();
     if (ui::button(target, font, in, pair[1], "Play on this screen")) ctx_.start_hotseat();

@@ -5,6 +5,7 @@
 #include <SFML/Graphics.hpp>
 
 #include "client/view/screen_context.h"
+#include "client/view/time_control_picker.h"
 
 namespace xq::client {
 
@@ -19,6 +20,9 @@ public:
 
 private:
     void connect(const std::string& address);
+    void draw_main(sf::RenderTarget& target, ui::Input& in, TimePoint now);
+    // The clock picker for games on this machine, over the screen until a valid choice is made.
+    void draw_clock_picker(sf::RenderTarget& target, ui::Input& in);
 
     ScreenContext& ctx_;
     ui::TextField address_field_;
@@ -26,6 +30,8 @@ private:
     std::string error_;
     TimePoint last_search_{};
     Color computer_side_ = Color::Red;
+    TimeControlPickerView clock_picker_{ctx_.local_clock};
+    bool choosing_clock_ = false;
 };
 
 }  // namespace xq::client

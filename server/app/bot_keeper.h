@@ -1,7 +1,9 @@
 #pragma once
 // Keeps computer opponents in the lobby: K xiangqi-bot processes that connect to this server like
-// any client and host open games at their levels. A bot that exits is started again (after a
-// growing pause if it keeps dying), and all are stopped with the server.
+// any client and host open games at their levels; a player who asks for the computer at another
+// time control takes an idle bot of that level from its open game (server/dispatch/
+// computer_games.cpp), so one bot per level serves every time control. A bot that exits is started
+// again (after a growing pause if it keeps dying), and all are stopped with the server.
 
 #include <sys/types.h>
 

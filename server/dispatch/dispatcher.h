@@ -26,6 +26,9 @@
 
 namespace xq::server {
 
+// Computer opponents' levels are 1 to this (engine/levels.h, which the server does not link).
+inline constexpr std::uint32_t kMaxComputerLevel = 8;
+
 struct DispatchConfig {
     std::string name = "xiangqi";  // shown in Welcome
     // At most one SpectatorCount per room per interval, so a crowd arriving at once does not flood
@@ -87,6 +90,7 @@ private:
         std::shared_ptr<Peer> peer;
         std::string name;
         bool greeted = false;
+        std::uint32_t computer_level = 0;  // a computer opponent (Hello.computer_level); 0: a person
         std::set<RoomId> rooms;  // rooms it sits in or watches
         RateLimiter rate;
     };
@@ -94,7 +98,9 @@ private:
     using Members = std::map<ParticipantId, Role>;
 
     void dispatch(Client& client, const proto::ClientMessage& message);
-    bool hosts_waiting_game(const Client& client) const;
+    bool hosts_waiting_game(const Client& client) const { return waiting_room(client).has_value(); }
+    // The game `client` hosts that waits for an opponent, if any.
+    std::optional<RoomId> waiting_room(const Client& client) const;
     // `room`: the reply describes that room, so it is dropped (and the request answered with
     // INTERNAL) if the room's journal records of this turn fail.
     void send(Client& client, const proto::ServerMessage& message, const RoomId* room = nullptr);
@@ -128,6 +134,10 @@ private:
     void on_hello(Client& c, std::uint64_t rid, const proto::Hello& m);
     void on_list(Client& c, std::uint64_t rid);
     void on_create(Client& c, std::uint64_t rid, const proto::CreateGame& m);
+    // CreateGame against the computer (computer_games.cpp).
+    void on_create_vs_computer(Client& c, std::uint64_t rid, const proto::CreateGame& m, const TimeControl& control,
+                               ColorChoice color);
+    Client* idle_computer(std::uint32_t level);
     void on_join(Client& c, std::uint64_t rid, const proto::JoinGame& m);
     void on_quick_match(Client& c, std::uint64_t rid, const proto::QuickMatch& m);
     void on_leave(Client& c, std::uint64_t rid, const proto::Leave& m);

@@ -42,12 +42,12 @@ proto::GameId game_of(const T& m) {
 }  // namespace
 
 // One game waiting for an opponent per session, so one client cannot fill the lobby.
-bool Dispatcher::hosts_waiting_game(const Client& c) const {
+std::optional<RoomId> Dispatcher::waiting_room(const Client& c) const {
     const ParticipantId who = c.peer->id();
     for (const RoomId& id : c.rooms)
         if (const Room* room = lobby_.find(id); room && room->status() == Status::Waiting && room->seat_of(who))
-            return true;
-    return false;
+            return id;
+    return std::nullopt;
 }
 
 void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
@@ -88,7 +88,10 @@ void Dispatcher::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {
         c.peer->close(CloseReason::ByServer, true);
         return;
     }
+    if (m.computer_level > kMaxComputerLevel)
+        return send(c, wire::error(rid, PE::BadRequest, "a computer's level must be 1 to 8 (0 for a person)"));
     c.name = clean_name(m.player_name, c.peer->id());
+    c.computer_level = m.computer_level;
     c.greeted = true;
     char id[20];
     std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(c.peer->id()));
@@ -113,6 +116,7 @@ void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame
     const ColorChoice color = m.color == proto::ColorChoice::Red     ? ColorChoice::Red
                               : m.color == proto::ColorChoice::Black ? ColorChoice::Black
                                                                      : ColorChoice::Random;
+    if (m.computer_level != 0) return on_create_vs_computer(c, rid, m, *control, color);
     auto created = lobby_.create({c.name, c.peer->id(), *control, color, m.is_private}, now());
     if (!created) return send(c, wire::error(rid, created.error()));
     if (m.is_private) private_rooms_.insert(created->id);

@@ -6,6 +6,7 @@
 #include "bot/game_report.h"
 #include "bot/options.h"
 #include "bot/policy.h"
+#include "engine/levels.h"
 
 namespace xq::bot {
 namespace {
@@ -43,11 +44,11 @@ TEST(BotPolicy, AcceptsDrawsOnlyAfterMoveThirtyWhenNotClearlyBetter) {
 }
 
 TEST(BotPolicy, ThinkTimeRespectsTheClockAndTheMoveCap) {
-    EXPECT_EQ(think_time_ms(400, 300'000, 3000, std::nullopt), 400);   // the level bounds it
-    EXPECT_EQ(think_time_ms(2500, 20'300, 0, std::nullopt), 1000);     // a 20th of the time left
-    EXPECT_EQ(think_time_ms(2500, 20'300, 2000, std::nullopt), 2500);  // the increment helps
-    EXPECT_EQ(think_time_ms(2500, 300'000, 0, 1000), 700);             // the cap, less a margin
-    EXPECT_EQ(think_time_ms(2500, 100, 0, std::nullopt), 10);          // never below the floor
+    EXPECT_EQ(engine::think_time_ms(400, 300'000, 3000, std::nullopt), 400);   // the level bounds it
+    EXPECT_EQ(engine::think_time_ms(2500, 20'300, 0, std::nullopt), 1000);     // a 20th of the time left
+    EXPECT_EQ(engine::think_time_ms(2500, 20'300, 2000, std::nullopt), 2500);  // the increment helps
+    EXPECT_EQ(engine::think_time_ms(2500, 300'000, 0, 1000), 700);             // the cap, less a margin
+    EXPECT_EQ(engine::think_time_ms(2500, 100, 0, std::nullopt), 10);          // never below the floor
 }
 
 TEST(BotOptions, TimeControlsAreParsed) {

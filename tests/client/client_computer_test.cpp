@@ -48,6 +48,31 @@ TEST(ClientComputer, AnswersEachMoveWithALegalMove) {
     ASSERT_TRUE(wait([&] { computer.pump(); }, [&] { return model.ply_count() == 4; })) << model.notice();
 }
 
+// With a clock, the computer's time runs while it thinks, by the fake time the test moves: its
+// flag falls, the player wins on time, and the answer still on its way is dropped.
+TEST(ClientComputer, TheComputersClockRunsAndItsFlagFalls) {
+    GameModel model;
+    TimePoint now = TimePoint{} + 1000h;
+    ComputerGame computer(model, "Ann", Color::Red, 1, TimeControlChoice{1, 0, std::nullopt}, [&] { return now; });
+    ASSERT_TRUE(model.clock().known());
+    computer.move(mv("h2e2"));
+    ASSERT_TRUE(wait([&] { computer.pump(); }, [&] { return model.ply_count() == 2; })) << model.notice();
+    EXPECT_EQ(model.clock().running(), Color::Red);  // both have moved: the clocks start
+    now += 10s;
+    computer.move(mv("h0g2"));
+    EXPECT_EQ(model.clock().running(), Color::Black);
+    EXPECT_EQ(model.clock().remaining(Color::Red, now), 50'000);
+    now += 61s;  // the computer "thinks" for a minute
+    computer.pump();
+    ASSERT_TRUE(model.result());
+    EXPECT_EQ(model.result()->result, Result::RedWins);
+    EXPECT_EQ(model.result()->reason, "timeout");
+    EXPECT_FALSE(computer.thinking());
+    std::this_thread::sleep_for(300ms);  // the engine's answer arrives, and is not played
+    computer.pump();
+    EXPECT_EQ(model.ply_count(), 3);
+}
+
 TEST(ClientComputer, PlaysFirstWhenThePlayerTakesBlack) {
     GameModel model;
     ComputerGame computer(model, "Ann", Color::Black, 1);

@@ -36,6 +36,9 @@ extern char** environ;
 namespace xq::client {
 namespace {
 
+// The lobby's time-control picker as it starts: its height places the forms under it.
+const TimeControlPicker kLobbyPicker{false, kLobbyDefaultControl};
+
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
@@ -189,9 +192,16 @@ private:
     int shots_ = 0;
 };
 
-// The lobby's buttons, where LobbyScreen puts them in a 1000 x 700 window.
-constexpr Point kColourRed{834, 176};
-constexpr Point kCreateGame{796, 263};
+Point center(const Rect& r) { return {r.x + r.w / 2, r.y + r.h / 2}; }
+
+// The lobby's buttons, where LobbyScreen puts them in a 1000 x 700 window (its forms unscrolled,
+// the time-control picker on a preset).
+const LobbyForms kForms = lobby_forms(lobby_layout(kWidth, kHeight).forms, lobby_layout(kWidth, kHeight).forms.y,
+                                      kLobbyPicker, false);
+const Point kThreePlusTwo = center(TimeControlPicker::cell(kForms.picker, 2));  // 1+0, 3+0, 3+2, ...
+const Point kCustom = center(TimeControlPicker::cell(kForms.picker, standard_time_controls().size()));
+const Point kColourRed = center(row_cells<3>(kForms.colour_row, 6)[1]);
+const Point kCreateGame = center(kForms.create);
 constexpr Point kFirstOpenJoin{528, 166};
 constexpr Point kFirstLiveWatch{528, 246};
 
@@ -291,11 +301,20 @@ protected:
 };
 
 TEST_F(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
-    // Red creates a game by clicking through the lobby.
+    // Red creates a 3+2 game by clicking through the lobby: a preset of the time-control picker
+    // (Custom looked at on the way, then left).
     ClientWindow alice("alice", port(), dir_ / "alice");
     alice.screenshot("lobby");
+    alice.click(kCustom);
+    alice.screenshot("lobby-picker-custom");
+    alice.click(kThreePlusTwo);
+    alice.screenshot("lobby-picker");
     const proto::GameId id = create_by_clicks(alice, "alice");
     ASSERT_NE(id, 0u) << "alice's click did not create a game";
+    const auto listed = referee_->call(proto::ListGames{});
+    const auto* games = std::get_if<proto::GameList>(&listed.body);
+    ASSERT_TRUE(games && !games->open.empty());
+    EXPECT_EQ(games->open[0].time_control, (proto::TimeControl{3, 2, std::nullopt}));
 
     // Black joins from its lobby, then a third client watches from the live list.
     ClientWindow bob("bob", port(), dir_ / "bob");
@@ -447,8 +466,6 @@ TEST(ClientScreenEndToEnd, AnUncoveredWindowIsPaintedAgain) {
     fs::remove_all(dir);
 }
 
-Point center(const Rect& r) { return {r.x + r.w / 2, r.y + r.h / 2}; }
-
 // Clicks Save PGN and reads the file the client writes into the screenshot folder.
 std::optional<PgnGame> saved_pgn(ClientWindow& window, const PanelLayout& panel) {
     std::set<fs::path> before;
@@ -562,9 +579,9 @@ TEST(ClientScreenEndToEnd, EveryControlIsReachableInTheSmallestWindow) {
     const auto* seated = std::get_if<proto::Seated>(&created.body);
     ASSERT_TRUE(seated && !seated->join_code.empty());
     ann.wheel(center(lobby.forms), 12);
-    const LobbyForms unscrolled = lobby_forms(lobby.forms, lobby.forms.y);
+    const LobbyForms unscrolled = lobby_forms(lobby.forms, lobby.forms.y, kLobbyPicker, false);
     const float hidden = std::max(0.0f, unscrolled.bottom - (lobby.forms.y + lobby.forms.h));
-    const LobbyForms forms = lobby_forms(lobby.forms, lobby.forms.y - hidden);
+    const LobbyForms forms = lobby_forms(lobby.forms, lobby.forms.y - hidden, kLobbyPicker, false);
     ann.screenshot("small-lobby-scrolled");
     ann.click(center(forms.game_field));
     ann.type(std::to_string(seated->game_id));

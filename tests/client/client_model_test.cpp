@@ -21,6 +21,9 @@
 namespace xq::client {
 namespace {
 
+// The lobby's time-control picker as it starts: its height places the forms under it.
+const TimeControlPicker kLobbyPicker{false, kLobbyDefaultControl};
+
 Move mv(std::string_view text) { return *parse_iccs(text); }
 Square sq(std::string_view text) { return *parse_square(text); }
 
@@ -145,7 +148,7 @@ TEST(Layout, EveryPartFitsFromTheLeastWindowUp) {
         }
         for (const Rect& tab : lobby.tabs()) EXPECT_TRUE(inside(tab, lobby.lists));
         // The forms scroll: their parts need only fit the column's width.
-        const LobbyForms forms = lobby_forms(lobby.forms, lobby.forms.y);
+        const LobbyForms forms = lobby_forms(lobby.forms, lobby.forms.y, kLobbyPicker, false);
         for (const Rect& r : {forms.game_field, forms.code_field, forms.join_button}) {
             EXPECT_TRUE(inside(r, forms.private_join)) << w << "x" << h;
             EXPECT_GE(r.w, 80.0f) << w << "x" << h;

@@ -60,11 +60,13 @@ std::vector<ClientBody> all_client_bodies() {
     return {
         Hello{"xiangqi-sfml/0.1", "alice", 1},
         Hello{"", "", 0},
+        Hello{"xiangqi-bot/0.1", "bot level 5", 1, 5},  // a computer opponent says its level
         Ping{0xfeedface'cafebeefULL},
         ListGames{},
         CreateGame{blitz(), ColorChoice::Random, false},
         CreateGame{capped(), ColorChoice::Black, true},
         CreateGame{blitz(), ColorChoice::Red, false},
+        CreateGame{blitz(), ColorChoice::Black, false, 8},  // against the server's level-8 computer
         JoinGame{7, "K3Y9"},
         QuickMatch{capped()},
         Leave{0},
@@ -94,6 +96,7 @@ std::vector<ServerBody> all_server_bodies() {
         Error{ErrorCode::BannedByRepetition, "a2a3 is banned", 7, "perpetual_chase",
               "Red may not play a2a3: it would chase the horse a third time."},
         Error{ErrorCode::UnsupportedVersion, "server speaks 1, client 2", 0, "", ""},
+        Error{ErrorCode::NoComputer, "no computer of level 3 is free on this server", 0, "", ""},
         GameList{{open_game()}, {live_game(), live_game()}},
         GameList{},
         Seated{7, Side::Red, "", "tok-red"},

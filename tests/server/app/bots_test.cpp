@@ -1,6 +1,6 @@
 // xiangqi-server --bots: the server keeps computer opponents in its lobby. A person joins one and
 // plays; the bot answers every move legally; the bot hosts again after the game; and stopping the
-// server stops its bots.
+// server stops its bots. A person may also ask for the computer at a time control of their own.
 
 #include <gtest/gtest.h>
 
@@ -112,6 +112,108 @@ TEST(ServerBots, KeepsComputerOpponentsInTheLobby) {
     server.reset();  // SIGTERM: the server stops its bots before it exits
     EXPECT_TRUE(bots_of(address).empty());
     fs::remove_all(dir);
+}
+
+// A server with one level-1 bot, hosting its default 5+3 game.
+struct BotServer {
+    fs::path dir = fs::temp_directory_path() / ("xq-server-bots-tc-" + std::to_string(::getpid()));
+    std::optional<client::LocalServer> server;
+
+    BotServer() {
+        fs::create_directories(dir);
+        client::LocalServerOptions options;
+        options.binary = XQ_SERVER_PATH;
+        options.db = dir / "games.db";
+        options.extra_args = {"--bots", "1", "--bot-levels", "1"};
+        auto started = client::LocalServer::start(options);
+        if (started) server.emplace(std::move(*started));
+    }
+    ~BotServer() {
+        server.reset();
+        fs::remove_all(dir);
+    }
+};
+
+proto::ErrorCode error_of(const proto::ServerMessage& reply) {
+    const auto* error = std::get_if<proto::Error>(&reply.body);
+    return error ? error->code : proto::ErrorCode::Unspecified;
+}
+
+TEST(ServerBots, PlayTheComputerAtTheTimeControlOfOnesChoice) {
+    BotServer bots;
+    ASSERT_TRUE(bots.server);
+    test::TestClient person(bots.server->port(), 10s);
+    person.hello("person");
+    std::vector<proto::GameSummary> games;
+    for (int i = 0; i < 150 && games.empty(); ++i) {
+        games = bot_games(person);
+        if (games.empty()) std::this_thread::sleep_for(100ms);
+    }
+    ASSERT_EQ(games.size(), 1u);
+    EXPECT_EQ(games[0].time_control, (proto::TimeControl{5, 3, std::nullopt}));
+
+    // Levels out of range, and levels this server keeps no computer of, are refused clearly.
+    const proto::TimeControl three_two{3, 2, std::nullopt};
+    EXPECT_EQ(error_of(person.call(proto::CreateGame{three_two, proto::ColorChoice::Red, false, 9})),
+              proto::ErrorCode::BadRequest);
+    EXPECT_EQ(error_of(person.call(proto::CreateGame{three_two, proto::ColorChoice::Red, false, 2})),
+              proto::ErrorCode::NoComputer);
+
+    // 3+2 against the level-1 computer: the game starts at once, at 3+2, the bot as Black.
+    const auto reply = person.call(proto::CreateGame{three_two, proto::ColorChoice::Red, false, 1});
+    const auto* seat = std::get_if<proto::Seated>(&reply.body);
+    ASSERT_TRUE(seat) << "CreateGame against the computer was refused";
+    EXPECT_EQ(seat->side, proto::Side::Red);
+    const auto started = person.wait_for<proto::GameStarted>();
+    ASSERT_TRUE(started);
+    EXPECT_EQ(started->game_id, seat->game_id);
+    EXPECT_EQ(started->time_control, three_two);
+    EXPECT_EQ(started->red, "person");
+    EXPECT_EQ(started->black, "bot level 1");
+    EXPECT_NE(seat->game_id, games[0].game_id);
+    EXPECT_TRUE(bot_games(person).empty()) << "the bot's open 5+3 game gave way";
+
+    // The only computer is busy now.
+    test::TestClient other(bots.server->port(), 10s);
+    other.hello("other");
+    EXPECT_EQ(error_of(other.call(proto::CreateGame{three_two, proto::ColorChoice::Red, false, 1})),
+              proto::ErrorCode::NoComputer);
+
+    // We move; the bot answers, on a clock of 3+2.
+    person.send(proto::MakeMove{seat->game_id, "h2e2", 1, 0});
+    std::optional<proto::MoveMade> answer;
+    while (auto message = person.next()) {
+        if (const auto* made = std::get_if<proto::MoveMade>(&message->body); made && made->ply == 2) {
+            answer = *made;
+            break;
+        }
+        ASSERT_FALSE(std::holds_alternative<proto::Error>(message->body));
+    }
+    ASSERT_TRUE(answer) << "the bot did not move";
+    Position pos = Position::start();
+    pos.play(*parse_iccs("h2e2"));
+    const auto m = parse_iccs(answer->move);
+    EXPECT_TRUE(m && is_legal(pos, *m)) << answer->move;
+    EXPECT_EQ(answer->clock.red_ms, 180'000);  // the clocks start with the bot's first move, at 3 minutes
+    EXPECT_EQ(answer->clock.black_ms, 180'000);
+
+    // After the game the bot hosts its own 5+3 game again.
+    person.call(proto::Resign{seat->game_id});
+    games.clear();
+    for (int i = 0; i < 150 && games.empty(); ++i) {
+        games = bot_games(person);
+        if (games.empty()) std::this_thread::sleep_for(100ms);
+    }
+    ASSERT_EQ(games.size(), 1u);
+    EXPECT_EQ(games[0].time_control, (proto::TimeControl{5, 3, std::nullopt}));
+}
+
+TEST(ServerBots, AHelloWithALevelOutOfRangeIsRefused) {
+    BotServer bots;
+    ASSERT_TRUE(bots.server);
+    test::TestClient client(bots.server->port(), 10s);
+    const auto reply = client.call(proto::Hello{"test", "x", proto::kProtocolVersion, 9});
+    EXPECT_EQ(error_of(reply), proto::ErrorCode::BadRequest);
 }
 
 }  // namespace

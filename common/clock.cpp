@@ -1,8 +1,8 @@
-#include "server/rooms/clock.h"
+#include "common/clock.h"
 
 #include <algorithm>
 
-namespace xq::server {
+namespace xq::timekeeping {
 namespace {
 
 std::size_t slot(Color c) { return static_cast<std::size_t>(index_of(c)); }
@@ -116,4 +116,4 @@ bool GameClock::flag_fallen(TimePoint now) const {
     return due && now >= *due;
 }
 
-}  // namespace xq::server
+}  // namespace xq::timekeeping
