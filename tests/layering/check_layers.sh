@@ -13,7 +13,8 @@ declare -A allowed=(
   [common]="common"
   [proto]="proto common"
   [engine]="engine common"
-  [tools]="tools common"
+  [text]="text"
+  [tools]="tools text common"
   [server/rooms]="server/rooms common"
   [server/store]="server/store common"
   [server/log]="server/log"
@@ -24,9 +25,10 @@ declare -A allowed=(
   [client/mirror]="client/mirror proto common"
   [client/model]="client/model common"
   [client/online]="client/online client/model client/net client/mirror proto common"
+  [client/records]="client/records text common"
   [client/computer]="client/computer client/model engine common"
-  [client/view]="client/view client/online client/computer client/model client/net client/mirror common"
-  [client]="client client/view client/online client/computer client/model client/net client/mirror common"
+  [client/view]="client/view client/records client/online client/computer client/model client/net client/mirror text common"
+  [client]="client client/view client/records client/online client/computer client/model client/net client/mirror text common"
   [bot]="bot client/net client/mirror engine proto common"
 )
 
