@@ -2,11 +2,11 @@
 
 namespace xq::client {
 
-HotseatGame::HotseatGame(GameModel& model) : model_(model) { new_game(); }
+HotseatGame::HotseatGame(GameModel& model, const Position& start) : model_(model), start_(start) { new_game(); }
 
 void HotseatGame::new_game() {
     model_.clear_room();
-    (void)model_.reset(Position::start(), {}, Role::Hotseat);
+    (void)model_.reset(start_, {}, Role::Hotseat);
     model_.set_seat(Color::Red, {"Red", true, std::nullopt});
     model_.set_seat(Color::Black, {"Black", true, std::nullopt});
 }

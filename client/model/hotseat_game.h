@@ -7,7 +7,8 @@ namespace xq::client {
 
 class HotseatGame final : public GameActions {
 public:
-    explicit HotseatGame(GameModel& model);
+    // A new game from `start` (a position set up from a FEN, say); new_game() returns to it.
+    explicit HotseatGame(GameModel& model, const Position& start = Position::start());
     void new_game();
 
     void move(Move m) override;
@@ -21,6 +22,7 @@ public:
 
 private:
     GameModel& model_;
+    Position start_;
 };
 
 }  // namespace xq::client

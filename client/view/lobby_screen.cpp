@@ -4,11 +4,13 @@
 #include <cstdlib>
 
 #include "client/online/online_client.h"
+#include "client/view/records.h"
 
 namespace xq::client {
 
 void LobbyScreen::handle(const sf::Event& event) {
     game_field_.handle(event);
+    if (player_field_.handle(event)) ctx_.online.list_archive(player_field_.value());
     if (code_field_.handle(event)) {
         const auto id = std::strtoull(game_field_.value().c_str(), nullptr, 10);
         if (id != 0) ctx_.online.join(id, code_field_.value());
@@ -73,16 +75,20 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, Rect r) {
         }
         return;
     }
-    ui::text(target, font, "Finished games (" + std::to_string(ctx_.lobby.archive_total) + ")", {r.x, y}, 17,
-             ui::color::kAccent);
-    y += 28;
+    const std::string& who = ctx_.lobby.archive_player;
+    ui::text(target, font, (who.empty() ? "Finished games (" : who + "'s games (") + std::to_string(ctx_.lobby.archive_total) + ")",
+             {r.x, y}, 17, ui::color::kAccent);
+    player_field_.draw(target, font, in, {r.x + r.w - 300, y - 4, 190, 30}, "player's name");
+    if (ui::button(target, font, in, {r.x + r.w - 104, y - 4, 104, 30}, "Filter"))
+        ctx_.online.list_archive(player_field_.value());
+    y += 34;
     for (const auto& g : ctx_.lobby.archive) {
         if (y > r.y + r.h - row_h) break;
         const Rect row = row_box(y);
-        ui::text(target, font, ui::elide(font, g.red + "  vs  " + g.black, 16, row.w - 330), {row.x + 10, row.y + 8}, 16,
+        ui::text(target, font, ui::elide(font, g.red + "  vs  " + g.black, 16, row.w - 430), {row.x + 10, row.y + 8}, 16,
                  ui::color::kText);
-        ui::text(target, font, g.result + "  " + g.reason, {row.x + row.w - 140, row.y + 9}, 14, ui::color::kMuted,
-                 ui::Align::Right);
+        ui::text(target, font, archive_date(g) + "   " + g.result + "  " + g.reason, {row.x + row.w - 140, row.y + 9}, 14,
+                 ui::color::kMuted, ui::Align::Right);
         if (ui::button(target, font, in, {row.x + row.w - 120, row.y + 4, 112, row.h - 8}, "Replay"))
             ctx_.online.open_archived(g.id);
         y += row_h;
@@ -153,7 +159,7 @@ void LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r) {
         else
             ctx_.start_computer(color_ == ColorPick::Black ? Color::Black : Color::Red, ctx_.computer_level);
     }
-    y += 44;
+    y += 44 + draw_records_buttons(target, ctx_, in, {r.x, y + 44, r.w, 36}) + 8;
     if (ui::button(target, font, in, {r.x, y, r.w, 36}, "Disconnect")) ctx_.back();
 }
 

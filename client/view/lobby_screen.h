@@ -25,6 +25,7 @@ private:
     int tab_ = 0;  // 0: open and live games, 1: archive
     ui::TextField game_field_{"", 12};
     ui::TextField code_field_{"", 16};
+    ui::TextField player_field_{"", 40};  // the archive's player filter
     TimePoint last_refresh_{};
 };
 

@@ -2,6 +2,7 @@
 
 #include "client/net/discovery_browser.h"
 #include "client/online/online_client.h"
+#include "client/view/records.h"
 
 namespace xq::client {
 
@@ -80,7 +81,7 @@ void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
         }
         y += 42;
     }
-    y = std::max(y + 10, size.y - 150);
+    y = std::max(y + 10, size.y - 200);
     const float half = (w - 10) / 2;
     if (ui::button(target, font, in, {x, y, half, 40}, "Host a LAN game", !busy)) ctx_.host_game();
     if (ui::button(target, font, in, {x + half + 10, y, half, 40}, "Play on this screen")) ctx_.start_hotseat();
@@ -92,6 +93,7 @@ void StartScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint now) {
         computer_side_ = ~computer_side_;
     if (ui::button(target, font, in, {x + 2 * third + 20, y, third, 40}, "Play the computer", true, true))
         ctx_.start_computer(computer_side_, ctx_.computer_level);
+    draw_records_buttons(target, ctx_, in, {x, y + 50, w, 40});
 }
 
 }  // namespace xq::client

@@ -9,6 +9,8 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <optional>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -43,13 +45,14 @@ std::optional<std::string> run(const std::string& command) {
     return out;
 }
 
-// One xiangqi-client process and its window.
+// One xiangqi-client process and its window, connected to the server on `port`, or on the start
+// screen without one.
 class ClientWindow {
 public:
-    ClientWindow(const std::string& name, std::uint16_t port) : name_(name) {
-        const std::string connect = "127.0.0.1:" + std::to_string(port);
-        std::vector<std::string> args = {XQ_CLIENT_BIN, "--connect", connect, "--name", name, "--mute",
-                                         "--size", "1000x700", "--position", "0,0", "--screenshot-dir", kShots.string()};
+    ClientWindow(const std::string& name, std::optional<std::uint16_t> port) : name_(name) {
+        std::vector<std::string> args = {XQ_CLIENT_BIN, "--name", name, "--mute", "--size", "1000x700",
+                                         "--position", "0,0", "--screenshot-dir", kShots.string()};
+        if (port) args.insert(args.begin() + 1, {"--connect", "127.0.0.1:" + std::to_string(*port)});
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
@@ -105,6 +108,16 @@ public:
         fs::copy_file(saved, kShots / (as + ".png"), fs::copy_options::overwrite_existing);
     }
     bool running() { return ::waitpid(pid_, nullptr, WNOHANG) == 0; }
+    // Keys as xdotool names them ("Return", "ctrl+s", "Right Right"), to the focused window.
+    void keys(const std::string& names) {
+        ASSERT_TRUE(run("xdotool windowraise " + window_ + " windowfocus --sync " + window_ + " key --delay 60 " + names));
+        std::this_thread::sleep_for(300ms);
+    }
+    // Text typed into the focused field (no quotes in it).
+    void type(const std::string& text) {
+        ASSERT_TRUE(run("xdotool windowraise " + window_ + " windowfocus --sync " + window_ + " type --delay 20 '" + text + "'"));
+        std::this_thread::sleep_for(300ms);
+    }
 
 private:
     std::string name_;
@@ -218,6 +231,66 @@ TEST(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
     EXPECT_TRUE(carol.running());
     // The spectator's window followed: its own screenshot exists, and it never crashed.
     EXPECT_TRUE(fs::exists(kShots / "spectator.png"));
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace xq::client
+
+namespace xq::client {
+namespace {
+
+// The start screen's "Open PGN…" button in a 1000 x 700 window (StartScreen, the records row).
+constexpr Point kOpenPgn{357, 620};
+
+// A Big5 file of two games, as old Taiwanese and Hong Kong archives are: opened through the file
+// dialog (the path typed), the first game picked, replayed a few moves, then saved through the
+// dialog: the saved file is UTF-8 with the record's tags and moves.
+TEST(ClientEndToEnd, OpensABig5RecordThroughTheFileDialogAndReplaysIt) {
+    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "needs an X display (./xq test runs under xvfb-run)";
+    ASSERT_TRUE(run("command -v xdotool")) << "xdotool is missing";
+    ASSERT_TRUE(run("command -v iconv")) << "iconv is missing";
+    fs::create_directories(kShots);
+    const fs::path dir = fs::temp_directory_path() / ("xq-e2e-records-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "records");
+    const std::string utf8 =
+        "[Game \"Chinese Chess\"]\n[Event \"全國象棋個人賽\"]\n[Date \"1990.05.01\"]\n[Red \"胡榮華\"]\n"
+        "[Black \"呂欽\"]\n[Result \"1-0\"]\n\n1. 炮二平五 馬８進７\n2. 馬二進三 車９平８\n3. 車一平二 馬２進３\n1-0\n\n"
+        "[Game \"Chinese Chess\"]\n[Event \"第二局\"]\n[Red \"柳大華\"]\n[Black \"李來群\"]\n[Result \"*\"]\n\n"
+        "1. 相三進五 卒７進１\n*\n";
+    { std::ofstream(dir / "utf8.txt", std::ios::binary) << utf8; }
+    const fs::path big5 = dir / "records" / "big5-games.pgn";
+    ASSERT_TRUE(run("iconv -f UTF-8 -t BIG5 " + (dir / "utf8.txt").string() + " > " + big5.string()));
+
+    ClientWindow viewer("viewer", std::nullopt);
+    viewer.click(kOpenPgn);
+    viewer.screenshot("records-open-dialog");
+    viewer.type(big5.string());
+    viewer.keys("Return");
+    viewer.screenshot("records-pick-game");
+    viewer.keys("Return");  // the first game is picked
+    viewer.keys("Home Right Right Right");
+    viewer.screenshot("records-replay");
+
+    viewer.keys("ctrl+s");  // the dialog offers a name in the folder the record came from
+    viewer.screenshot("records-save-dialog");
+    viewer.keys("Return");
+    fs::path saved;
+    for (int i = 0; i < 30 && saved.empty(); ++i) {
+        for (const auto& e : fs::directory_iterator(dir / "records"))
+            if (e.path() != big5) saved = e.path();
+        std::this_thread::sleep_for(100ms);
+    }
+    ASSERT_FALSE(saved.empty()) << "nothing was saved beside " << big5;
+    std::this_thread::sleep_for(200ms);
+    std::ifstream in(saved, std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    EXPECT_TRUE(saved.filename().string().starts_with("胡榮華-呂欽-")) << saved;
+    for (const char* part : {"[Event \"全國象棋個人賽\"]", "[Red \"胡榮華\"]", "[Black \"呂欽\"]", "[Date \"1990.05.01\"]",
+                             "炮二平五", "车9平8", "1-0"})
+        EXPECT_NE(text.find(part), std::string::npos) << part << " in\n" << text;
+    EXPECT_TRUE(viewer.running());
     fs::remove_all(dir);
 }
 
