@@ -240,8 +240,9 @@ TEST(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
 namespace xq::client {
 namespace {
 
-// The start screen's "Open PGN…" button in a 1000 x 700 window (StartScreen, the records row).
+// The start screen's records row in a 1000 x 700 window: "Open PGN…", "Set up a position…".
 constexpr Point kOpenPgn{357, 620};
+constexpr Point kSetUpPosition{642, 620};
 
 // A Big5 file of two games, as old Taiwanese and Hong Kong archives are: opened through the file
 // dialog (the path typed), the first game picked, replayed a few moves, then saved through the
@@ -292,6 +293,43 @@ TEST(ClientEndToEnd, OpensABig5RecordThroughTheFileDialogAndReplaysIt) {
         EXPECT_NE(text.find(part), std::string::npos) << part << " in\n" << text;
     EXPECT_TRUE(viewer.running());
     fs::remove_all(dir);
+}
+
+// A FEN typed on the start screen: a bad one is refused with its reason in the dialog, a good one
+// opens on the game screen, where a move is played; saved, the record starts from that FEN.
+TEST(ClientEndToEnd, SetsUpAPositionFromAFenAndPlaysFromIt) {
+    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "needs an X display (./xq test runs under xvfb-run)";
+    ASSERT_TRUE(run("command -v xdotool")) << "xdotool is missing";
+    fs::create_directories(kShots);
+    for (const auto& e : fs::directory_iterator(kShots))
+        if (e.path().extension() == ".pgn") fs::remove(e.path());
+    ClientWindow viewer("fen", std::nullopt);
+    viewer.click(kSetUpPosition);
+    viewer.type("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");  // the generals face each other
+    viewer.keys("Return");
+    viewer.screenshot("records-fen-refused");
+    viewer.keys("--repeat 40 BackSpace");
+    const std::string fen = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1";
+    viewer.type(fen);
+    viewer.keys("Return");
+    viewer.click_square("e1", false);
+    viewer.click_square("d1", false);  // the chariot gives check on the d-file
+    viewer.screenshot("records-fen-position");
+    viewer.keys("ctrl+s");
+    viewer.keys("Return");
+    fs::path saved;
+    for (int i = 0; i < 30 && saved.empty(); ++i) {
+        for (const auto& e : fs::directory_iterator(kShots))
+            if (e.path().extension() == ".pgn") saved = e.path();
+        std::this_thread::sleep_for(100ms);
+    }
+    ASSERT_FALSE(saved.empty()) << "nothing was saved in " << kShots;
+    std::this_thread::sleep_for(200ms);
+    std::ifstream in(saved, std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    for (const std::string& part : {"[FEN \"" + fen + "\"]", std::string("[Event \"Study from a set-up position\"]"),
+                                   std::string("[Date \""), std::string("车五平六")})
+        EXPECT_NE(text.find(part), std::string::npos) << part << " in\n" << text;
 }
 
 }  // namespace
