@@ -113,8 +113,8 @@ DROP TABLE moves;
 // Version 4: the archive's player filter ignores case (ASCII letters, SQLite's NOCASE), so the
 // name indexes fold case too; a query with `= ?1 COLLATE NOCASE` is served by them.
 constexpr std::string_view kSchemaV4 = R"sql(
-DROP INDEX games_by_red;
-DROP INDEX games_by_black;
+DROP INDEX IF EXISTS games_by_red;
+DROP INDEX IF EXISTS games_by_black;
 CREATE INDEX games_by_red ON games (red_name COLLATE NOCASE, status, ended_at DESC, id DESC);
 CREATE INDEX games_by_black ON games (black_name COLLATE NOCASE, status, ended_at DESC, id DESC);
 )sql";
