@@ -82,8 +82,10 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, Rect r) {
     if (ui::button(target, font, in, {r.x + r.w - 104, y - 4, 104, 30}, "Filter"))
         ctx_.online.list_archive(player_field_.value());
     y += 34;
+    // Records from files beside the server's: under the archive's list.
+    const float bottom = r.y + r.h - draw_records_buttons(target, ctx_, in, {r.x, r.y + r.h - 36, r.w, 36}) - 8;
     for (const auto& g : ctx_.lobby.archive) {
-        if (y > r.y + r.h - row_h) break;
+        if (y > bottom - row_h) break;
         const Rect row = row_box(y);
         ui::text(target, font, ui::elide(font, g.red + "  vs  " + g.black, 16, row.w - 430), {row.x + 10, row.y + 8}, 16,
                  ui::color::kText);
@@ -159,7 +161,7 @@ void LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r) {
         else
             ctx_.start_computer(color_ == ColorPick::Black ? Color::Black : Color::Red, ctx_.computer_level);
     }
-    y += 44 + draw_records_buttons(target, ctx_, in, {r.x, y + 44, r.w, 36}) + 8;
+    y += 44;
     if (ui::button(target, font, in, {r.x, y, r.w, 36}, "Disconnect")) ctx_.back();
 }
 

@@ -131,6 +131,8 @@ constexpr Point kColourRed{834, 176};
 constexpr Point kCreateGame{796, 263};
 constexpr Point kFirstOpenJoin{528, 166};
 constexpr Point kFirstLiveWatch{528, 246};
+constexpr Point kArchiveTab{255, 90};
+constexpr Point kArchivePlayerField{387, 131};
 
 template <class T>
 std::optional<T> wait_for_body(test::TestClient& c, std::chrono::seconds limit = 10s) {
@@ -231,6 +233,16 @@ TEST(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
     EXPECT_TRUE(carol.running());
     // The spectator's window followed: its own screenshot exists, and it never crashed.
     EXPECT_TRUE(fs::exists(kShots / "spectator.png"));
+
+    // A fourth client's Archive tab: the game with its date, filtered by a name in capitals.
+    ClientWindow dora("dora", server->port());
+    dora.click(kArchiveTab);
+    dora.click(kArchivePlayerField);
+    dora.type("ALICE");
+    dora.keys("Return");
+    std::this_thread::sleep_for(500ms);
+    dora.screenshot("lobby-archive");
+    EXPECT_TRUE(dora.running());
     fs::remove_all(dir);
 }
 
