@@ -7,7 +7,7 @@
 
 namespace xq::server {
 
-FinishedGame make_finished_game(const Room& room, WallTime started_at, WallTime ended_at) {
+FinishedGame make_finished_game(const Room& room, WallTime started_at, WallTime ended_at, const std::string& site) {
     const Game& game = room.game();
     FinishedGame record;
     record.id = room.id();
@@ -24,6 +24,7 @@ FinishedGame make_finished_game(const Room& room, WallTime started_at, WallTime 
 
     GameRecordTags tags;
     tags.event = "Online game " + room.id();
+    tags.site = site;
     tags.date = std::chrono::floor<std::chrono::days>(started_at);
     tags.red = record.red;
     tags.black = record.black;

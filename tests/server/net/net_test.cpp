@@ -249,7 +249,7 @@ TEST_F(ServerTest, ArchiveIsFilteredByPlayerIgnoringCase) {
     EXPECT_EQ(ids("").size(), 3u);
 
     const auto& game = as<ArchivedGame>(lobby->call(GetArchived{first}));
-    for (const char* tag : {"[Event \"Online game ", "[Date \"", "[Red \"Alice\"]", "[Black \"bob\"]",
+    for (const char* tag : {"[Event \"Online game ", "[Site \"test server\"]", "[Date \"", "[Red \"Alice\"]", "[Black \"bob\"]",
                             "[TimeControl \"", "[Termination \"resignation\"]", "[Result \"1-0\"]"})
         EXPECT_NE(game.pgn.find(tag), std::string::npos) << tag << " in\n" << game.pgn;
 }
