@@ -28,11 +28,12 @@ const char* iconv_name(Encoding e) {
     return "UTF-8";
 }
 
-// The characters of xiangqi move text and headers in both scripts, each three bytes in UTF-8: a
-// Big5 file read as GBK (or the reverse) turns them into rare characters, so the right decoding
-// is the one with more of them.
+// The characters of xiangqi move text and headers in both scripts, and common words of event and
+// player names, each three bytes in UTF-8: a Big5 file read as GBK (or the reverse) turns them into
+// rare characters, so the right decoding is the one with more of them.
 constexpr std::string_view kRecordCharacters =
-    "一二三四五六七八九１２３４５６７８９進进退平車车俥馬马傌炮砲包相象仕士帥帅將将兵卒前後后中紅红黑勝胜負负和";
+    "一二三四五六七八九十１２３４５６７８９進进退平車车俥馬马傌炮砲包相象仕士帥帅將将兵卒前後后中紅红黑勝胜負负和"
+    "棋賽赛局杯屆届全國国隊队對对先手年月日第名城市大學学會会公開开個个人團团體体錦锦標标冠軍军王李張张陳陈劉刘楊杨趙赵黃黄吳吴胡許许";
 
 bool is_record_character(std::string_view utf8_char) {
     for (std::size_t i = 0; i + 3 <= kRecordCharacters.size(); i += 3)
