@@ -22,17 +22,21 @@ std::string seconds_text(std::chrono::milliseconds d) {
 std::string pgn_date(std::chrono::sys_days day) {
     const std::chrono::year_month_day ymd{day};
     char buf[16];
-    std::snprintf(buf, sizeof buf, "%04d.%02u.%02u", static_cast<int>(ymd.year()), static_cast<unsigned>(ymd.month()),
-                  static_cast<unsigned>(ymd.day()));
+    std::snprintf(buf, sizeof buf, "%04d.%02u.%02u", static_cast<int>(ymd.year()),
+                  static_cast<unsigned>(ymd.month()), static_cast<unsigned>(ymd.day()));
     return buf;
 }
 
 std::string_view pgn_result(Result r) {
     switch (r) {
-        case Result::RedWins: return "1-0";
-        case Result::BlackWins: return "0-1";
-        case Result::Draw: return "1/2-1/2";
-        case Result::Ongoing: break;
+        case Result::RedWins:
+            return "1-0";
+        case Result::BlackWins:
+            return "0-1";
+        case Result::Draw:
+            return "1/2-1/2";
+        case Result::Ongoing:
+            break;
     }
     return "*";
 }

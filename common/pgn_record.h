@@ -15,15 +15,15 @@
 namespace xq {
 
 struct GameRecordTags {
-    std::string event;         // "Online game 42"
-    std::string site;          // the server's name; no tag when empty
+    std::string event;             // "Online game 42"
+    std::string site;              // the server's name; no tag when empty
     std::chrono::sys_days date{};  // the day the game started (UTC)
     std::string red;
     std::string black;
     std::string time_control;  // pgn_time_control(); no tag when empty
     Result result = Result::Ongoing;
-    std::string termination;   // to_string(Reason), "resignation", ...; no tag when empty
-    std::string explanation;   // the ruling's sentence, written as the last comment
+    std::string termination;  // to_string(Reason), "resignation", ...; no tag when empty
+    std::string explanation;  // the ruling's sentence, written as the last comment
 };
 
 // Event, Site, Date, Red, Black, TimeControl, Termination and Result tags (FEN when `start` is not

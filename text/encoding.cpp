@@ -10,7 +10,8 @@ namespace xq::text {
 namespace {
 
 int line_at(std::string_view bytes, std::size_t offset) {
-    return 1 + static_cast<int>(std::count(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+    return 1 + static_cast<int>(
+                   std::count(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
 std::string where(std::string_view bytes, std::size_t offset) {
@@ -19,11 +20,16 @@ std::string where(std::string_view bytes, std::size_t offset) {
 
 const char* iconv_name(Encoding e) {
     switch (e) {
-        case Encoding::Big5: return "BIG5";
-        case Encoding::Gb18030: return "GB18030";
-        case Encoding::Utf16Le: return "UTF-16LE";
-        case Encoding::Utf16Be: return "UTF-16BE";
-        case Encoding::Utf8: break;
+        case Encoding::Big5:
+            return "BIG5";
+        case Encoding::Gb18030:
+            return "GB18030";
+        case Encoding::Utf16Le:
+            return "UTF-16LE";
+        case Encoding::Utf16Be:
+            return "UTF-16BE";
+        case Encoding::Utf8:
+            break;
     }
     return "UTF-8";
 }
@@ -32,8 +38,11 @@ const char* iconv_name(Encoding e) {
 // player names, each three bytes in UTF-8: a Big5 file read as GBK (or the reverse) turns them into
 // rare characters, so the right decoding is the one with more of them.
 constexpr std::string_view kRecordCharacters =
-    "一二三四五六七八九十１２３４５６７８９進进退平車车俥馬马傌炮砲包相象仕士帥帅將将兵卒前後后中紅红黑勝胜負负和"
-    "棋賽赛局杯屆届全國国隊队對对先手年月日第名城市大學学會会公開开個个人團团體体錦锦標标冠軍军王李張张陳陈劉刘楊杨趙赵黃黄吳吴胡許许";
+    "一二三四五六七八九十１２３４５６７８９進进退平前後后中"    // numerals, moves
+    "車车俥馬马傌炮砲包相象仕士帥帅將将兵卒紅红黑勝胜負负和"    // pieces, sides, results
+    "棋賽赛局杯屆届全國国隊队對对先手年月日第名城市大學学會会"  // events
+    "公開开個个人團团體体錦锦標标冠軍军"                        // events
+    "王李張张陳陈劉刘楊杨趙赵黃黄吳吴胡許许";                   // the commonest surnames
 
 bool is_record_character(std::string_view utf8_char) {
     for (std::size_t i = 0; i + 3 <= kRecordCharacters.size(); i += 3)
@@ -56,11 +65,16 @@ std::size_t record_characters(std::string_view utf8) {
 
 std::string_view name(Encoding e) {
     switch (e) {
-        case Encoding::Big5: return "big5";
-        case Encoding::Gb18030: return "gbk";
-        case Encoding::Utf16Le: return "utf-16le";
-        case Encoding::Utf16Be: return "utf-16be";
-        case Encoding::Utf8: break;
+        case Encoding::Big5:
+            return "big5";
+        case Encoding::Gb18030:
+            return "gbk";
+        case Encoding::Utf16Le:
+            return "utf-16le";
+        case Encoding::Utf16Be:
+            return "utf-16be";
+        case Encoding::Utf8:
+            break;
     }
     return "utf-8";
 }
@@ -77,7 +91,11 @@ std::optional<Encoding> parse_encoding(std::string_view text) {
 std::optional<std::size_t> first_invalid_utf8(std::string_view s) {
     for (std::size_t i = 0; i < s.size();) {
         const auto c = static_cast<unsigned char>(s[i]);
-        const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+        const std::size_t n = c < 0x80           ? 1
+                              : (c >> 5) == 0x6  ? 2
+                              : (c >> 4) == 0xE  ? 3
+                              : (c >> 3) == 0x1E ? 4
+                                                 : 0;
         if (n == 0 || c == 0xC0 || c == 0xC1 || c > 0xF4 || i + n > s.size()) return i;
         for (std::size_t k = 1; k < n; ++k)
             if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return i;
@@ -92,7 +110,8 @@ std::optional<std::size_t> first_invalid_utf8(std::string_view s) {
 
 std::expected<std::string, std::string> to_utf8(std::string_view bytes, Encoding from) {
     if (from == Encoding::Utf8) {
-        if (auto bad = first_invalid_utf8(bytes)) return std::unexpected("not valid UTF-8 (" + where(bytes, *bad) + ")");
+        if (auto bad = first_invalid_utf8(bytes))
+            return std::unexpected("not valid UTF-8 (" + where(bytes, *bad) + ")");
         return std::string(bytes);
     }
     iconv_t cd = iconv_open("UTF-8", iconv_name(from));

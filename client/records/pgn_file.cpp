@@ -21,12 +21,14 @@ RecordGame record_of(PgnReadResult r, std::size_t index) {
     const std::string red = g.tag("Red").value_or(g.tag("White").value_or(""));
     const std::string black = g.tag("Black").value_or("");
     const std::string event = g.tag("Event").value_or("");
-    out.title = !red.empty() || !black.empty() ? (red.empty() ? "?" : red) + " – " + (black.empty() ? "?" : black)
-                : !event.empty()                ? event
-                                                : "Game " + std::to_string(index + 1);
+    out.title = !red.empty() || !black.empty()
+                    ? (red.empty() ? "?" : red) + " – " + (black.empty() ? "?" : black)
+                : !event.empty() ? event
+                                 : "Game " + std::to_string(index + 1);
     std::string details;
     const auto add = [&](const std::string& part) {
-        if (!part.empty() && part.find('?') == std::string::npos) details += (details.empty() ? "" : " · ") + part;
+        if (!part.empty() && part.find('?') == std::string::npos)
+            details += (details.empty() ? "" : " · ") + part;
     };
     add(g.tag("Date").value_or(""));
     add(g.result == "*" ? "" : g.result);
@@ -55,7 +57,8 @@ std::expected<PgnFile, std::string> read_pgn_bytes(std::string_view bytes) {
         file.games.push_back(record_of(std::move(r), file.games.size()));
     }
     if (file.games.empty())
-        return std::unexpected("no game found in it" + (first_error ? " (" + describe_error(*first_error) + ")" : ""));
+        return std::unexpected("no game found in it" +
+                               (first_error ? " (" + describe_error(*first_error) + ")" : ""));
     return file;
 }
 
@@ -65,7 +68,8 @@ std::expected<PgnFile, std::string> read_pgn_file(const std::filesystem::path& p
     const auto size = std::filesystem::file_size(path, ec);
     if (ec) return std::unexpected("cannot open " + path.string() + ": " + ec.message());
     if (size > kMaxPgnFileBytes)
-        return std::unexpected(path.string() + " is too large for a game record (" + std::to_string(size >> 20) + " MB)");
+        return std::unexpected(path.string() + " is too large for a game record (" +
+                               std::to_string(size >> 20) + " MB)");
     std::ifstream in(path, std::ios::binary);
     if (!in) return std::unexpected("cannot open " + path.string());
     const std::string bytes{std::istreambuf_iterator<char>(in), {}};

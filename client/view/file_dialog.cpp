@@ -4,7 +4,8 @@
 
 namespace xq::client {
 
-FileDialog::FileDialog(FileDialogKind kind, const std::filesystem::path& folder, std::string title, std::string name)
+FileDialog::FileDialog(FileDialogKind kind, const std::filesystem::path& folder, std::string title,
+                       std::string name)
     : browser_(kind, folder), field_(name, 1024), title_(std::move(title)), suggested_(std::move(name)) {
     field_.focus(true);
 }
@@ -37,12 +38,22 @@ FileDialog::Outcome FileDialog::handle(const sf::Event& event) {
     field_.focus(true);  // the field keeps the keyboard while the dialog is up
     if (event.type == sf::Event::KeyPressed) {
         switch (event.key.code) {
-            case sf::Keyboard::Escape: return Outcome::Cancelled;
-            case sf::Keyboard::Up: pick(picked_ - 1); return Outcome::Open;
-            case sf::Keyboard::Down: pick(picked_ + 1); return Outcome::Open;
-            case sf::Keyboard::PageUp: pick(picked_ - rows_); return Outcome::Open;
-            case sf::Keyboard::PageDown: pick(picked_ + rows_); return Outcome::Open;
-            default: break;
+            case sf::Keyboard::Escape:
+                return Outcome::Cancelled;
+            case sf::Keyboard::Up:
+                pick(picked_ - 1);
+                return Outcome::Open;
+            case sf::Keyboard::Down:
+                pick(picked_ + 1);
+                return Outcome::Open;
+            case sf::Keyboard::PageUp:
+                pick(picked_ - rows_);
+                return Outcome::Open;
+            case sf::Keyboard::PageDown:
+                pick(picked_ + rows_);
+                return Outcome::Open;
+            default:
+                break;
         }
     }
     if (field_.handle(event)) return take(field_.value());
@@ -69,15 +80,18 @@ FileDialog::Outcome FileDialog::draw(sf::RenderTarget& target, const sf::Font& f
     if (in.wheel != 0 && list.contains(in.mouse)) first_row_ -= in.wheel * 3;
     first_row_ = std::clamp(first_row_, 0, std::max(0, static_cast<int>(entries.size()) - rows_));
     if (entries.empty() || (entries.size() == 1 && entries[0].name == ".."))
-        ui::text(target, font, "No folders or .pgn files here.", {list.x + 10, list.y + static_cast<float>(entries.size()) * row_h + 6},
-                 15, ui::color::kMuted);
+        ui::text(target, font, "No folders or .pgn files here.",
+                 {list.x + 10, list.y + static_cast<float>(entries.size()) * row_h + 6}, 15,
+                 ui::color::kMuted);
     for (int i = first_row_; i < static_cast<int>(entries.size()) && i < first_row_ + rows_; ++i) {
         const FileEntry& e = entries[static_cast<std::size_t>(i)];
         const Rect row{list.x + 1, list.y + static_cast<float>(i - first_row_) * row_h, list.w - 2, row_h};
         const bool picked = i == picked_;
         if (picked || row.contains(in.mouse))
             ui::box(target, row, picked ? sf::Color(92, 74, 40) : sf::Color(56, 52, 47));
-        const std::string label = e.name == ".." ? "..  (the folder above)" : e.folder ? e.name + "/" : e.name;
+        const std::string label = e.name == ".." ? "..  (the folder above)"
+                                  : e.folder     ? e.name + "/"
+                                                 : e.name;
         ui::text(target, font, ui::elide(font, label, 15, row.w - 20), {row.x + 10, row.y + 5}, 15,
                  e.folder ? ui::color::kAccent : ui::color::kText);
         if (in.take_click(row)) {
@@ -92,14 +106,16 @@ FileDialog::Outcome FileDialog::draw(sf::RenderTarget& target, const sf::Font& f
     float y = list.y + list.h + 12;
     const bool save = browser_.kind() == FileDialogKind::Save;
     ui::text(target, font, save ? "Save as" : "File", {r.x + 14, y + 8}, 15, ui::color::kMuted);
-    field_.draw(target, font, in, {r.x + 90, y, w - 104, 34}, save ? "name.pgn, or a path" : "a file name or a path");
+    field_.draw(target, font, in, {r.x + 90, y, w - 104, 34},
+                save ? "name.pgn, or a path" : "a file name or a path");
     field_.focus(true);
     y += 44;
     const std::string& message = !failure_.empty() ? failure_ : browser_.error();
     if (!message.empty())
         ui::text(target, font, ui::elide(font, message, 15, w - 28), {r.x + 14, y}, 15, ui::color::kDanger);
     y = r.y + h - 46;
-    if (ui::button(target, font, in, {r.x + 14, y, 110, 34}, "Up a folder", entries.size() > 0 && entries[0].name == ".."))
+    if (ui::button(target, font, in, {r.x + 14, y, 110, 34}, "Up a folder",
+                   entries.size() > 0 && entries[0].name == ".."))
         outcome = take("..");
     if (ui::button(target, font, in, {r.x + w - 250, y, 110, 34}, "Cancel")) outcome = Outcome::Cancelled;
     if (ui::button(target, font, in, {r.x + w - 128, y, 114, 34}, save ? "Save" : "Open", true, true))

@@ -18,7 +18,8 @@ class FileDialog {
 public:
     enum class Outcome { Open, Chosen, Cancelled };
 
-    FileDialog(FileDialogKind kind, const std::filesystem::path& folder, std::string title, std::string name = {});
+    FileDialog(FileDialogKind kind, const std::filesystem::path& folder, std::string title,
+               std::string name = {});
     Outcome handle(const sf::Event& event);
     Outcome draw(sf::RenderTarget& target, const sf::Font& font, ui::Input& in);
     // The file taken (Outcome::Chosen).

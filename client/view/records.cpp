@@ -42,7 +42,8 @@ void Records::open_pgn() {
 void Records::save(std::string pgn, std::string name) {
     close();
     pgn_to_save_ = std::move(pgn);
-    dialog_ = std::make_unique<FileDialog>(FileDialogKind::Save, folder_, "Save the game as PGN", std::move(name));
+    dialog_ =
+        std::make_unique<FileDialog>(FileDialogKind::Save, folder_, "Save the game as PGN", std::move(name));
     step_ = Step::SaveFile;
 }
 
@@ -104,9 +105,11 @@ void Records::try_fen() {
 void Records::handle(const sf::Event& event) {
     const bool escape = event.type == sf::Event::KeyPressed && event.key.code == sf::Keyboard::Escape;
     switch (step_) {
-        case Step::None: return;
+        case Step::None:
+            return;
         case Step::OpenFile:
-        case Step::SaveFile: return after_dialog(dialog_->handle(event));
+        case Step::SaveFile:
+            return after_dialog(dialog_->handle(event));
         case Step::PickGame: {
             if (escape) return close();
             if (event.type != sf::Event::KeyPressed) return;
@@ -129,7 +132,8 @@ void Records::draw_games(sf::RenderTarget& target, ui::Input& in) {
     const Rect r = centered(target, 720, 560);
     ui::box(target, r, ui::color::kPanel, ui::color::kAccent, 1);
     const auto& games = file_->games;
-    ui::text(target, font_, ui::elide(font_, file_name_ + " — " + std::to_string(games.size()) + " games", 19, r.w - 28),
+    ui::text(target, font_,
+             ui::elide(font_, file_name_ + " — " + std::to_string(games.size()) + " games", 19, r.w - 28),
              {r.x + 14, r.y + 10}, 19, ui::color::kText);
     ui::text(target, font_, "Pick the game to replay (" + std::string(text::name(file_->encoding)) + ")",
              {r.x + 14, r.y + 40}, 14, ui::color::kMuted);
@@ -144,7 +148,10 @@ void Records::draw_games(sf::RenderTarget& target, ui::Input& in) {
         const RecordGame& g = games[static_cast<std::size_t>(i)];
         const Rect row{list.x, list.y + static_cast<float>(i - first_row_) * row_h, list.w, row_h - 4};
         const bool picked = i == picked_;
-        ui::box(target, row, picked ? sf::Color(92, 74, 40) : row.contains(in.mouse) ? sf::Color(62, 58, 52) : sf::Color(44, 41, 38),
+        ui::box(target, row,
+                picked                   ? sf::Color(92, 74, 40)
+                : row.contains(in.mouse) ? sf::Color(62, 58, 52)
+                                         : sf::Color(44, 41, 38),
                 ui::color::kPanelLine, 1);
         ui::text(target, font_, ui::elide(font_, std::to_string(i + 1) + ". " + g.title, 16, row.w - 20),
                  {row.x + 10, row.y + 3}, 16, ui::color::kText);
@@ -185,11 +192,15 @@ void Records::draw_fen(sf::RenderTarget& target, ui::Input& in) {
 
 void Records::draw(sf::RenderTarget& target, ui::Input& in) {
     switch (step_) {
-        case Step::None: return;
+        case Step::None:
+            return;
         case Step::OpenFile:
-        case Step::SaveFile: return after_dialog(dialog_->draw(target, font_, in));
-        case Step::PickGame: return draw_games(target, in);
-        case Step::Fen: return draw_fen(target, in);
+        case Step::SaveFile:
+            return after_dialog(dialog_->draw(target, font_, in));
+        case Step::PickGame:
+            return draw_games(target, in);
+        case Step::Fen:
+            return draw_fen(target, in);
     }
 }
 
@@ -197,7 +208,8 @@ float draw_records_buttons(sf::RenderTarget& target, ScreenContext& ctx, ui::Inp
     const sf::Font& font = ctx.resources.font();
     const float half = (r.w - 8) / 2;
     if (ui::button(target, font, in, {r.x, r.y, half, r.h}, "Open PGN…  (Ctrl+O)")) ctx.open_pgn();
-    if (ui::button(target, font, in, {r.x + half + 8, r.y, half, r.h}, "Set up a position…")) ctx.set_up_position();
+    if (ui::button(target, font, in, {r.x + half + 8, r.y, half, r.h}, "Set up a position…"))
+        ctx.set_up_position();
     return r.h;
 }
 

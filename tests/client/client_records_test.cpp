@@ -31,7 +31,8 @@ std::string to_big5(const std::string& utf8) {
 }
 
 const std::string kTwoGames =
-    "[Game \"Chinese Chess\"]\n[Event \"全國賽\"]\n[Date \"1990.05.01\"]\n[Red \"胡榮華\"]\n[Black \"呂欽\"]\n"
+    "[Game \"Chinese Chess\"]\n[Event \"全國賽\"]\n[Date \"1990.05.01\"]\n[Red \"胡榮華\"]\n[Black "
+    "\"呂欽\"]\n"
     "[Result \"1-0\"]\n\n1. 炮二平五 馬８進７\n2. 馬二進三 車９平８\n1-0\n\n"
     "[Game \"Chinese Chess\"]\n[Event \"第二局\"]\n[Result \"*\"]\n\n1. 炮二平五 馬８進７\n2. 帥五進五\n*\n";
 
@@ -51,8 +52,9 @@ TEST_F(Records, ListsFoldersThenPgnFilesAndNothingHidden) {
     write(dir() / ".secret.pgn", "");
     FileBrowser b(FileDialogKind::Open, dir());
     EXPECT_EQ(b.folder(), fs::canonical(dir()));
-    EXPECT_EQ(b.entries(), (std::vector<FileEntry>{
-                               {"..", true}, {"a-folder", true}, {"b-folder", true}, {"Y.PGN", false}, {"z.pgn", false}}));
+    EXPECT_EQ(b.entries(),
+              (std::vector<FileEntry>{
+                  {"..", true}, {"a-folder", true}, {"b-folder", true}, {"Y.PGN", false}, {"z.pgn", false}}));
     EXPECT_EQ(b.error(), "");
 }
 
@@ -99,7 +101,8 @@ TEST_F(Records, ABig5FileOpensWithEveryGameTitled) {
     EXPECT_FALSE(file->games[0].error);
     EXPECT_EQ(file->games[1].title, "第二局");
     ASSERT_TRUE(file->games[1].error);  // the general cannot leave its palace
-    EXPECT_NE(file->games[1].error->find("line 17, ply 3 '帥五進五'"), std::string::npos) << *file->games[1].error;
+    EXPECT_NE(file->games[1].error->find("line 17, ply 3 '帥五進五'"), std::string::npos)
+        << *file->games[1].error;
     EXPECT_EQ(file->games[1].game.moves.size(), 2u);
 }
 

@@ -32,7 +32,8 @@ TEST(PgnRecord, AFinishedGameHasEveryTag) {
     const PgnGame g = game_record(Position::start(), moves, tags);
     std::vector<std::string> names;
     for (const auto& t : g.tags) names.push_back(t.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"Event", "Site", "Date", "Red", "Black", "TimeControl", "Termination"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"Event", "Site", "Date", "Red", "Black", "TimeControl",
+                                               "Termination"}));
     EXPECT_EQ(g.tag("Date"), "2026.03.14");
     EXPECT_EQ(g.result, "0-1");
     EXPECT_EQ(g.comment_after(1), "Red resigns.");

@@ -89,10 +89,12 @@ TEST(Encoding, EvenOneShortGameIsDecidedRight) {
 // Coordinates for moves leave only the names to go by.
 TEST(Encoding, NamesAloneDecideWhenTheMovesAreCoordinates) {
     const std::string utf8 =
-        "[Variant \"xiangqi\"]\n[Event \"全國個人賽\"]\n[White \"胡榮華\"]\n[Black \"呂欽\"]\n\n1. h2e2 h9g7 1-0\n";
+        "[Variant \"xiangqi\"]\n[Event \"全國個人賽\"]\n[White \"胡榮華\"]\n[Black \"呂欽\"]\n\n1. h2e2 h9g7 "
+        "1-0\n";
     EXPECT_EQ(decode(encode(utf8, "BIG5"))->encoding, Encoding::Big5);
     const std::string simplified =
-        "[Variant \"xiangqi\"]\n[Event \"全国个人赛\"]\n[White \"胡荣华\"]\n[Black \"吕钦\"]\n\n1. h2e2 h9g7 1-0\n";
+        "[Variant \"xiangqi\"]\n[Event \"全国个人赛\"]\n[White \"胡荣华\"]\n[Black \"吕钦\"]\n\n1. h2e2 h9g7 "
+        "1-0\n";
     EXPECT_EQ(decode(encode(simplified, "GBK"))->encoding, Encoding::Gb18030);
 }
 
