@@ -2,29 +2,17 @@
 
 #include <algorithm>
 
+#include "common/pgn_record.h"
+
 namespace xq::timekeeping {
 namespace {
 
 std::size_t slot(Color c) { return static_cast<std::size_t>(index_of(c)); }
 
-// Seconds, with a decimal fraction only when needed ("0.5").
-std::string seconds_text(Millis d) {
-    const auto ms = d.count();
-    std::string text = std::to_string(ms / 1000);
-    if (const auto frac = ms % 1000; frac != 0) {
-        std::string digits = std::to_string(1000 + frac).substr(1);
-        while (digits.back() == '0') digits.pop_back();
-        text += "." + digits;
-    }
-    return text;
-}
-
 }  // namespace
 
 std::string TimeControl::to_string() const {
-    std::string text = seconds_text(base) + "+" + seconds_text(increment);
-    if (move_cap) text += "/" + seconds_text(*move_cap);
-    return text;
+    return pgn_time_control(base, increment, move_cap);
 }
 
 GameClock::GameClock(TimeControl control) : control_(control) { remaining_ = {control_.base, control_.base}; }

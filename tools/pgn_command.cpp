@@ -1,13 +1,9 @@
 // xq-tool pgn import [FILE|-] [--encoding E]: one JSON line per game read from a PGN file.
 // xq-tool pgn export --fen FEN --moves "..." [...]: writes one game as PGN.
-// The library reads UTF-8 only; this is where Big5 and GBK archives are converted (glibc iconv).
-
-#include <iconv.h>
+// The library reads UTF-8 only; Big5 and GBK archives are found and converted by text/encoding.h.
 
 #include <algorithm>
 #include <boost/program_options.hpp>
-#include <cctype>
-#include <cerrno>
 #include <expected>
 #include <fstream>
 #include <iostream>
@@ -20,6 +16,7 @@
 #include "common/fen.h"
 #include "common/iccs.h"
 #include "common/pgn.h"
+#include "text/encoding.h"
 
 namespace xq::tool {
 namespace {
@@ -35,74 +32,8 @@ constexpr const char* kUsage =
 std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 
-int line_at(std::string_view bytes, std::size_t offset) {
-    return 1 + static_cast<int>(
-                   std::count(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
-}
-
-// Offset of the first byte that breaks UTF-8 (bad lead, missing continuation, overlong, surrogate).
-std::optional<std::size_t> first_invalid_utf8(std::string_view s) {
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        const std::size_t n = c < 0x80           ? 1
-                              : (c >> 5) == 0x6  ? 2
-                              : (c >> 4) == 0xE  ? 3
-                              : (c >> 3) == 0x1E ? 4
-                                                 : 0;
-        if (n == 0 || c == 0xC0 || c == 0xC1 || c > 0xF4 || i + n > s.size()) return i;
-        for (std::size_t k = 1; k < n; ++k)
-            if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return i;
-        const auto c1 = static_cast<unsigned char>(n > 1 ? s[i + 1] : 0);
-        if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0) || (c == 0xF0 && c1 < 0x90) ||
-            (c == 0xF4 && c1 >= 0x90))
-            return i;
-        i += n;
-    }
-    return std::nullopt;
-}
-
-// Converts to UTF-8 with iconv; any byte the source encoding does not define is an error, so a
-// wrong --encoding fails here or at the first move instead of producing mojibake.
-std::expected<std::string, std::string> to_utf8(const std::string& bytes, const std::string& encoding) {
-    std::string from;
-    for (char c : encoding) from += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    if (from == "UTF-8" || from == "UTF8") {
-        if (auto bad = first_invalid_utf8(bytes))
-            return std::unexpected("input is not valid UTF-8 (line " + std::to_string(line_at(bytes, *bad)) +
-                                   ", byte " + std::to_string(*bad) + ")");
-        return bytes;
-    }
-    if (from != "BIG5" && from != "GBK" && from != "GB18030")
-        return std::unexpected("unknown encoding '" + encoding + "' (use big5, gbk, gb18030 or utf-8)");
-    iconv_t cd = iconv_open("UTF-8", from.c_str());
-    if (cd == reinterpret_cast<iconv_t>(-1)) return std::unexpected("iconv cannot convert from " + from);
-    std::string out(bytes.size() * 2 + 16, '\0');
-    char* in_ptr = const_cast<char*>(bytes.data());
-    std::size_t in_left = bytes.size();
-    char* out_ptr = out.data();
-    std::size_t out_left = out.size();
-    std::string failure;
-    while (in_left > 0) {
-        if (iconv(cd, &in_ptr, &in_left, &out_ptr, &out_left) != static_cast<std::size_t>(-1)) break;
-        if (errno == E2BIG) {  // grow the buffer and carry on where iconv stopped
-            const std::size_t used = out.size() - out_left;
-            out.resize(out.size() * 2);
-            out_ptr = out.data() + used;
-            out_left = out.size() - used;
-            continue;
-        }
-        const std::size_t offset = bytes.size() - in_left;
-        failure = "input is not valid " + encoding + " (line " + std::to_string(line_at(bytes, offset)) +
-                  ", byte " + std::to_string(offset) + ")";
-        break;
-    }
-    iconv_close(cd);
-    if (!failure.empty()) return std::unexpected(failure);
-    out.resize(out.size() - out_left);
-    return out;
-}
-
-json describe(const PgnReadResult& r, bool explicit_encoding) {
+// `encoding_hint` ends the message of an illegal first move, the sign of a wrong encoding.
+json describe(const PgnReadResult& r, const std::string& encoding_hint) {
     const PgnGame& g = r.game;
     json tags = json::object();
     for (const PgnTag& t : g.tags) tags[t.name] = t.value;
@@ -121,8 +52,7 @@ json describe(const PgnReadResult& r, bool explicit_encoding) {
     if (r.error) {
         const PgnError& e = *r.error;
         std::string message = e.message;
-        if (explicit_encoding && e.code == PgnErrorCode::InvalidMove && e.ply == 1)
-            message += " (is --encoding right for this file?)";
+        if (e.code == PgnErrorCode::InvalidMove && e.ply == 1) message += encoding_hint;
         out["error"] = {{"code", code_name(e.code)},
                         {"message", message},
                         {"line", e.line},
@@ -137,15 +67,13 @@ int import_command(const std::vector<std::string>& args) {
     po::options_description options("pgn import options");
     options.add_options()("help", "show this help")("file", po::value(&file),
                                                     "PGN file, or - for standard input")(
-        "encoding", po::value(&encoding), "big5, gbk, gb18030 or utf-8 (default: UTF-8, checked)");
+        "encoding", po::value(&encoding), "big5, gbk, gb18030 or utf-8 (default: detected)");
     po::positional_options_description positional;
     positional.add("file", 1);
     po::variables_map vm;
     if (const auto done = parse_options(args, options, positional, kUsage, vm)) return *done;
-    static const std::vector<std::string> kEncodings = {"", "big5", "gbk", "gb18030", "utf-8", "utf8"};
-    std::string lower;
-    for (char c : encoding) lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (std::find(kEncodings.begin(), kEncodings.end(), lower) == kEncodings.end())
+    std::optional<text::Encoding> forced;
+    if (!encoding.empty() && !(forced = text::parse_encoding(encoding)))
         return json_error("usage", "unknown encoding '" + encoding + "' (use big5, gbk, gb18030 or utf-8)");
     std::string bytes;
     if (file == "-") {
@@ -155,26 +83,27 @@ int import_command(const std::vector<std::string>& args) {
         if (!in) return json_error("io", "cannot open " + file);
         bytes.assign(std::istreambuf_iterator<char>(in), {});
     }
-    std::string text;
-    if (encoding.empty()) {
-        if (auto bad = first_invalid_utf8(bytes))
-            return json_error("encoding", "input is not valid UTF-8 (line " +
-                                               std::to_string(line_at(bytes, *bad)) + ", byte " +
-                                               std::to_string(*bad) +
-                                               "); pass --encoding big5, gbk or gb18030 to say what it is");
-        text = std::move(bytes);
+    // --encoding overrides the detection: the one way to read a file the guess gets wrong.
+    std::string utf8, encoding_hint;
+    if (forced) {
+        encoding_hint = " (is --encoding right for this file?)";
+        auto converted = text::to_utf8(bytes, *forced);
+        if (!converted) return json_error("encoding", "input is " + converted.error());
+        utf8 = std::move(*converted);
     } else {
-        auto converted = to_utf8(bytes, encoding);
-        if (!converted) return json_error("encoding", converted.error());
-        text = std::move(*converted);
+        auto decoded = text::decode(bytes);
+        if (!decoded)
+            return json_error("encoding", "input is " + decoded.error() + "; pass --encoding to say what it is");
+        utf8 = std::move(decoded->text);
+        if (decoded->encoding != text::Encoding::Utf8)
+            encoding_hint = " (read as " + std::string(text::name(decoded->encoding)) + "; --encoding overrides)";
     }
-    const auto games = read_pgn(text);
+    const auto games = read_pgn(utf8);
     if (games.empty())
         return json_error("pgn_empty", "no game found in " + (file == "-" ? "standard input" : file));
-    const bool explicit_encoding = !encoding.empty();
     bool all_ok = true;
     for (const PgnReadResult& r : games) {
-        std::cout << dump(describe(r, explicit_encoding)) << "\n";
+        std::cout << dump(describe(r, encoding_hint)) << "\n";
         all_ok = all_ok && r.ok();
     }
     std::cout.flush();

@@ -2,14 +2,15 @@
 
 namespace xq::client {
 
-HotseatGame::HotseatGame(GameModel& model, std::optional<TimeControlChoice> control, LocalClock::Now now)
-    : model_(model), clock_(control, std::move(now)) {
+HotseatGame::HotseatGame(GameModel& model, const Position& start, std::optional<TimeControlChoice> control,
+                         LocalClock::Now now)
+    : model_(model), start_(start), clock_(control, std::move(now)) {
     new_game();
 }
 
 void HotseatGame::new_game() {
     model_.clear_room();
-    (void)model_.reset(Position::start(), {}, Role::Hotseat);
+    (void)model_.reset(start_, {}, Role::Hotseat);
     model_.set_seat(Color::Red, {"Red", true, std::nullopt});
     model_.set_seat(Color::Black, {"Black", true, std::nullopt});
     clock_.restart(model_);

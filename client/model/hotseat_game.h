@@ -13,7 +13,11 @@ class HotseatGame final : public GameActions {
 public:
     // No control: a game without clocks.
     explicit HotseatGame(GameModel& model, std::optional<TimeControlChoice> control = std::nullopt,
-                         LocalClock::Now now = [] { return SteadyClock::now(); });
+                         LocalClock::Now now = [] { return SteadyClock::now(); })
+        : HotseatGame(model, Position::start(), control, std::move(now)) {}
+    // A new game from `start` (a position set up from a FEN, say); new_game() returns to it.
+    HotseatGame(GameModel& model, const Position& start, std::optional<TimeControlChoice> control = std::nullopt,
+                LocalClock::Now now = [] { return SteadyClock::now(); });
     void new_game();
     // Ends the game when a flag falls (true then). Call once per loop.
     bool pump() { return clock_.check_flag(model_); }
@@ -29,6 +33,7 @@ public:
 
 private:
     GameModel& model_;
+    Position start_;
     LocalClock clock_;
 };
 

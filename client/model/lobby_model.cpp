@@ -1,6 +1,15 @@
 #include "lobby_model.h"
 
+#include <chrono>
+
+#include "common/pgn_record.h"
+
 namespace xq::client {
+
+std::string archive_date(const ArchiveRow& row) {
+    using namespace std::chrono;
+    return pgn_date(floor<days>(sys_time<milliseconds>(milliseconds(row.ended_at_ms))));
+}
 
 std::string to_string(const TimeControlChoice& tc) {
     std::string text = std::to_string(tc.base_minutes) + "+" + std::to_string(tc.increment_seconds);

@@ -47,6 +47,9 @@ struct ArchiveRow {
     std::int64_t ended_at_ms = 0;
 };
 
+// The day an archived game ended, "2026.11.26" (UTC, PGN's date format).
+std::string archive_date(const ArchiveRow& row);
+
 struct ServerRow {
     std::string name;
     std::string address;
@@ -60,6 +63,7 @@ struct LobbyModel {
     std::vector<LobbyGame> live;
     std::vector<ArchiveRow> archive;
     std::uint32_t archive_total = 0;
+    std::string archive_player;  // the archive list is filtered by this name ("": everyone)
     std::vector<ServerRow> servers;  // LAN discovery
     bool seeking = false;            // a quick-match seek is waiting
     std::optional<TimeControlChoice> seeking_time_control;

@@ -5,6 +5,7 @@
 
 #include "client/online/convert.h"
 #include "common/iccs.h"
+#include "common/pgn_record.h"
 
 namespace xq::client {
 
@@ -122,7 +123,35 @@ void OnlineClient::cancel_seek() {
 }
 
 void OnlineClient::list_archive() {
-    if (link_) link_->send(proto::ListArchive{0, 50, ""});
+    if (link_) link_->send(proto::ListArchive{0, 50, lobby_.archive_player});
+}
+
+void OnlineClient::list_archive(const std::string& player) {
+    lobby_.archive_player = player;
+    list_archive();
+}
+
+std::string OnlineClient::record_pgn() const {
+    if (replay_ && !archived_pgn_.empty()) return archived_pgn_;
+    GameRecordTags tags;
+    tags.event = "Online game" + (game_id_ ? " " + std::to_string(*game_id_) : std::string());
+    tags.site = server_name_;
+    tags.date = started_on_;
+    tags.red = game_.seat(Color::Red).name;
+    tags.black = game_.seat(Color::Black).name;
+    if (time_control_) {
+        using std::chrono::minutes, std::chrono::seconds;
+        const auto& tc = *time_control_;
+        tags.time_control = pgn_time_control(minutes(tc.base_minutes), seconds(tc.increment_seconds),
+                                             tc.move_cap_seconds ? std::optional(seconds(*tc.move_cap_seconds))
+                                                                 : std::nullopt);
+    }
+    if (const auto& r = game_.result()) {
+        tags.result = r->result;
+        tags.termination = r->reason;
+        tags.explanation = r->explanation;
+    }
+    return write_pgn(game_record(game_.position_at(0), game_.moves(), tags));
 }
 
 void OnlineClient::open_archived(std::uint64_t id) {

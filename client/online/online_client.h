@@ -40,6 +40,10 @@ public:
     std::optional<std::uint64_t> game_id() const { return game_id_; }
     const std::string& join_code() const { return join_code_; }
     const std::string& archived_pgn() const { return archived_pgn_; }
+    // The shown game as PGN with the archive's full tags (common/pgn_record.h): the archive's own
+    // text for a replay; else Event, Site (this server), Date, Red, Black, TimeControl, Result and
+    // Termination as far as the game has gone.
+    std::string record_pgn() const;
     bool waiting_for_opponent() const { return seated_ && !started_; }
     // Requests the player should know failed (not move refusals: the board shows those).
     std::vector<std::string> take_notices();
@@ -53,7 +57,10 @@ public:
     void watch(std::uint64_t id, const std::string& code = {});
     void quick_match(const TimeControlChoice& tc);
     void cancel_seek();
+    // The archive's newest games, of `player` only when given (either side, any letter case); the
+    // filter is kept in LobbyModel::archive_player.
     void list_archive();
+    void list_archive(const std::string& player);
     void open_archived(std::uint64_t id);
     // A seat saved for this server in a game not on screen (the player left the game screen, or
     // another client of this user holds it): the lobby offers to return to it.
@@ -112,6 +119,8 @@ private:
     std::string token_;
     std::string join_code_;
     std::string archived_pgn_;
+    std::optional<TimeControlChoice> time_control_;  // of the game shown, from its Snapshot
+    std::chrono::sys_days started_on_{};  // the day this client first saw the game (UTC)
     GameMirror mirror_;  // the game as the server reported it, with the last version seen
     // The server takes a seat's move ids only in increasing order, and a restarted client resumes
     // its seat knowing none of the ids used before: ids start from the microsecond clock.

@@ -148,7 +148,9 @@ void OnlineClient::on_snapshot(const proto::Snapshot& s, TimePoint now) {
     game_.clear_room();
     (void)game_.reset(mirror_.start(), mirror_.moves(), role);  // the mirror has replayed it
     if (keep_view) game_.go_to(view);
+    if (game_id_ != s.game_id) started_on_ = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
     game_id_ = s.game_id;
+    time_control_ = to_choice(s.time_control);
     seated_ = s.your_side.has_value();
     started_ = s.status != proto::GameStatus::Waiting;
     replay_ = false;
@@ -197,6 +199,8 @@ void OnlineClient::on_event(const proto::RoomEvent& event, std::uint64_t request
                 game_.set_seat(Color::Red, {e.red, true, std::nullopt});
                 game_.set_seat(Color::Black, {e.black, true, std::nullopt});
                 game_.set_clock(to_clock(e.clock), now);
+                time_control_ = to_choice(e.time_control);
+                started_on_ = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
                 started_ = true;
             } else if constexpr (std::is_same_v<T, proto::MoveMade>) {
                 const Move m = mirror_.moves()[e.ply - 1];  // this move, new or already known

@@ -10,6 +10,7 @@
 
 #include "client/model/layout.h"
 #include "common/pgn.h"
+#include "common/pgn_record.h"
 
 namespace xq::client {
 
@@ -77,7 +78,12 @@ App::App(AppOptions options)
       context_(resources_, game_, lobby_, online_, discovery_),
       start_(context_, start_address(options_, saved_), options_.name),
       lobby_screen_(context_),
-      game_screen_(context_) {
+      game_screen_(context_),
+      records_(resources_.font(),
+               {.open_game = [this](const RecordGame& g) { begin_record(g); },
+                .set_up = [this](const Position& p) { begin_position(p); },
+                .toast = [this](const std::string& text) { toast(text); }},
+               options_.screenshot_dir) {
     window_.setFramerateLimit(60);
     if (options_.position) window_.setPosition(*options_.position);
     game_.set_notation(options_.notation);
@@ -87,6 +93,8 @@ App::App(AppOptions options)
     context_.start_computer = [this](Color side, int level) { begin_computer(side, level); };
     context_.host_game = [this] { host_game(); };
     context_.save_pgn = [this] { save_pgn(); };
+    context_.open_pgn = [this] { records_.open_pgn(); };
+    context_.set_up_position = [this] { records_.set_up_position(); };
     context_.back = [this] {
         if (mode_ != Mode::Online) {  // leaving a local game returns to where we came from
             end_local_game();
@@ -127,11 +135,47 @@ std::optional<TimeControlChoice> App::local_time_control() const {
     return context_.local_clock.choice().value_or(std::nullopt);
 }
 
+// A game from a file: its moves replayed (stepped through, analysed), its players and result shown.
+void App::begin_record(const RecordGame& record) {
+    end_local_game();
+    mode_ = Mode::Record;
+    record_ = record.game;
+    const PgnGame& g = *record_;
+    hotseat_.emplace(game_, g.start);
+    (void)game_.reset(g.start, g.moves, Role::Replay);  // the moves were checked when the file was read
+    game_.set_seat(Color::Red, {g.tag("Red").value_or(g.tag("White").value_or("Red")), true, std::nullopt});
+    game_.set_seat(Color::Black, {g.tag("Black").value_or("Black"), true, std::nullopt});
+    const Result result = g.result == "1-0" ? Result::RedWins : g.result == "0-1" ? Result::BlackWins
+                          : g.result == "1/2-1/2"                                  ? Result::Draw
+                                                                                    : Result::Ongoing;
+    if (result != Result::Ongoing) {
+        // Where and when, in place of a ruling's sentence (a file seldom has one).
+        std::string caption = g.tag("Event").value_or("");
+        if (const auto date = g.tag("Date"); date && date->find('?') == std::string::npos)
+            caption += (caption.empty() ? "" : ", ") + *date;
+        game_.finish({result, g.tag("Termination").value_or(""), caption});
+        game_.take_cues();
+    }
+    game_.go_to(0);
+    context_.actions = &*hotseat_;
+    context_.flipped = false;
+}
+
+// A position from a FEN, on this screen: both sides move, analysis on.
+void App::begin_position(const Position& start) {
+    end_local_game();
+    mode_ = Mode::Record;
+    hotseat_.emplace(game_, start);
+    context_.actions = &*hotseat_;
+    context_.flipped = false;
+}
+
 void App::end_local_game() {
     if (mode_ == Mode::Online) return;
     mode_ = Mode::Online;
     hotseat_.reset();
     computer_.reset();
+    record_.reset();
     context_.hotseat = context_.computer = false;
     context_.actions = &online_;
     game_.clear_room();
@@ -141,7 +185,8 @@ void App::end_local_game() {
 // Evaluation and hints only where they cannot help anyone against a person: a replay, a finished
 // game, or a game against the computer.
 void App::update_analysis() {
-    const bool allowed = mode_ == Mode::Computer || game_.role() == Role::Replay || game_.phase() == Phase::Over;
+    const bool allowed = mode_ == Mode::Computer || mode_ == Mode::Record || game_.role() == Role::Replay ||
+                         game_.phase() == Phase::Over;
     const bool showing_game = mode_ != Mode::Online || online_.screen() == Screen::Game;
     if (!allowed || !showing_game) {
         context_.analysis = nullptr;
@@ -195,29 +240,35 @@ void App::toast(const std::string& text) {
     toast_until_ = SteadyClock::now() + std::chrono::seconds(5);
 }
 
+// The shown game as PGN with full tags (common/pgn_record.h, as the server's archive writes them),
+// saved where the file dialog says.
 void App::save_pgn() {
-    std::string text = online_.archived_pgn();
-    if (text.empty() || mode_ != Mode::Online) {
-        PgnGame pgn;
-        pgn.start = game_.position_at(0);
-        pgn.moves = game_.moves();
-        pgn.set_tag("Event", mode_ == Mode::Hotseat    ? "Hotseat game"
-                             : mode_ == Mode::Computer ? "Game against the computer"
-                                                       : "Online game");
-        pgn.set_tag("Red", game_.seat(Color::Red).name);
-        pgn.set_tag("Black", game_.seat(Color::Black).name);
+    std::string text;
+    if (mode_ == Mode::Online) {
+        text = online_.record_pgn();
+    } else if (mode_ == Mode::Record && record_ && record_->moves == game_.moves()) {
+        text = write_pgn(*record_);  // the file's own record, all its tags and comments
+    } else {
+        GameRecordTags tags;
+        tags.event = mode_ == Mode::Hotseat    ? "Hotseat game"
+                     : mode_ == Mode::Computer ? "Game against the computer"
+                                               : "Study from a set-up position";
+        tags.date = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
+        tags.red = game_.seat(Color::Red).name;
+        tags.black = game_.seat(Color::Black).name;
         if (const auto& r = game_.result()) {
-            pgn.result = r->result == Result::RedWins ? "1-0" : r->result == Result::BlackWins ? "0-1"
-                         : r->result == Result::Draw  ? "1/2-1/2"
-                                                      : "*";
+            tags.result = r->result;
+            tags.termination = r->reason;
+            tags.explanation = r->explanation;
         }
-        text = write_pgn(pgn);
+        text = write_pgn(game_record(game_.position_at(0), game_.moves(), tags));
     }
-    const auto path = options_.screenshot_dir /
-                      ("xiangqi-" + std::to_string(std::chrono::system_clock::now().time_since_epoch().count() / 1000000) + ".pgn");
-    std::ofstream out(path, std::ios::binary);
-    out << text;
-    toast(out ? "saved " + path.string() : "could not write " + path.string());
+    // "Ann-Bob-2026.11.26.pgn", with nothing a file name cannot hold.
+    const auto today = pgn_date(std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now()));
+    std::string name = game_.seat(Color::Red).name + "-" + game_.seat(Color::Black).name + "-" + today + ".pgn";
+    for (char& c : name)
+        if (c == '/' || c == '\\' || c == ' ' || c == ':') c = '_';
+    records_.save(std::move(text), name);
 }
 
 void App::save_screenshot(const std::filesystem::path& path) {
@@ -233,7 +284,7 @@ void App::save_screenshot(const std::filesystem::path& path) {
 // The first frame worth a picture: connected and showing the lobby or a game, or the hotseat board.
 bool App::fully_loaded() const {
     if (frames_ < 3) return false;
-    if (mode_ == Mode::Hotseat) return true;
+    if (mode_ == Mode::Hotseat || mode_ == Mode::Record) return true;
     if (mode_ == Mode::Computer) return frames_ > 10;
     if (!options_.connect && !options_.host) return true;
     return online_.status() == LinkStatus::Failed ||
@@ -254,6 +305,10 @@ bool App::handle_events(ui::Input& in) {
     while (window_.pollEvent(event)) {
         any = true;
         if (!handle_window_event(event, in)) continue;
+        if (records_.active()) {  // a dialog over the screen takes the keyboard
+            records_.handle(event);
+            continue;
+        }
         if (screen == Screen::Start) start_.handle(event);
         if (screen == Screen::Lobby) lobby_screen_.handle(event);
         if (screen == Screen::Game) game_screen_.handle(event);
@@ -294,6 +349,11 @@ bool App::handle_window_event(const sf::Event& event, ui::Input& in) {
             in.wheel += static_cast<int>(event.mouseWheelScroll.delta);
             break;
         case sf::Event::KeyPressed:
+            if (event.key.control && (event.key.code == sf::Keyboard::O || event.key.code == sf::Keyboard::S)) {
+                if (event.key.code == sf::Keyboard::O) records_.open_pgn();
+                else if (shown_screen() == Screen::Game && game_.ply_count() > 0) save_pgn();
+                return false;
+            }
             if (event.key.code == sf::Keyboard::F12) {
                 save_screenshot(options_.screenshot_dir /
                                 (options_.name + "-" + std::to_string(++screenshots_) + ".png"));
@@ -340,6 +400,9 @@ bool App::update(TimePoint now) {
 
 std::string App::status_line() const {
     std::string status = mode_ == Mode::Hotseat ? "Hotseat: both sides play on this screen"
+                         : mode_ == Mode::Record
+                             ? (record_ ? "Replaying a game from a file: arrows step through it, Hint asks the engine"
+                                        : "A set-up position: both sides move on this screen, Hint asks the engine")
                          : mode_ == Mode::Computer
                              ? "Playing the computer, level " + std::to_string(computer_->level()) +
                                    (computer_->thinking() ? " — thinking…" : "")
@@ -353,9 +416,14 @@ std::string App::status_line() const {
 void App::draw(ui::Input& in, TimePoint now) {
     window_.clear(ui::color::kBackground);
     const Screen shown = shown_screen();
-    if (shown == Screen::Start) start_.draw(window_, in, now);
-    if (shown == Screen::Lobby) lobby_screen_.draw(window_, in, now);
-    if (shown == Screen::Game) game_screen_.draw(window_, in, now);
+    // Under an open dialog the screen is drawn but gets no clicks.
+    ui::Input none;
+    none.mouse = {-1, -1};
+    ui::Input& screen_in = records_.active() ? none : in;
+    if (shown == Screen::Start) start_.draw(window_, screen_in, now);
+    if (shown == Screen::Lobby) lobby_screen_.draw(window_, screen_in, now);
+    if (shown == Screen::Game) game_screen_.draw(window_, screen_in, now);
+    records_.draw(window_, in);
     if (mode_ == Mode::Online && shown != Screen::Start &&
         (online_.status() == LinkStatus::Reconnecting || online_.status() == LinkStatus::Failed))
         draw_connection_lost();

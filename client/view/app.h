@@ -22,6 +22,7 @@
 #include "client/view/expose_watch.h"
 #include "client/view/game_screen.h"
 #include "client/view/lobby_screen.h"
+#include "client/view/records.h"
 #include "client/view/start_screen.h"
 
 namespace xq::client {
@@ -56,8 +57,12 @@ public:
     int run();
 
 private:
-    enum class Mode { Online, Hotseat, Computer };
+    // Record: a game opened from a PGN file (a replay) or a position set up from a FEN (played on
+    // this screen), with analysis.
+    enum class Mode { Online, Hotseat, Computer, Record };
     void begin_hotseat();
+    void begin_record(const RecordGame& record);
+    void begin_position(const Position& start);
     void begin_computer(Color side, int level);
     void end_local_game();
     std::optional<TimeControlChoice> local_time_control() const;
@@ -91,6 +96,7 @@ private:
     DiscoveryBrowser discovery_;
     std::optional<HotseatGame> hotseat_;
     std::optional<ComputerGame> computer_;
+    std::optional<PgnGame> record_;  // Mode::Record: the game as its file had it
     std::optional<Analysis> analysis_;  // started the first time analysis is allowed
     std::optional<LocalServer> local_server_;
     std::string hosted_at_;  // the LAN addresses a friend can join
@@ -98,6 +104,7 @@ private:
     StartScreen start_;
     LobbyScreen lobby_screen_;
     GameScreen game_screen_;
+    Records records_;  // open and save PGN, set up a FEN: over any screen
     Mode mode_ = Mode::Online;
     std::string toast_;
     TimePoint toast_until_{};

@@ -4,12 +4,14 @@
 #include <cstdlib>
 
 #include "client/online/online_client.h"
+#include "client/view/records.h"
 
 namespace xq::client {
 
 void LobbyScreen::handle(const sf::Event& event) {
     time_picker_.handle(event);
     game_field_.handle(event);
+    if (player_field_.handle(event)) ctx_.online.list_archive(player_field_.value());
     if (code_field_.handle(event)) {
         const auto id = std::strtoull(game_field_.value().c_str(), nullptr, 10);
         if (id != 0) ctx_.online.join(id, code_field_.value());
@@ -51,7 +53,9 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const Lobb
         if (tab_ == 1) ctx_.online.list_archive();
     }
     // The lists scroll under the tabs: in a small window every game stays in reach.
-    float y = lists_scroll_.begin(target, in, {r.x, r.y + 44, r.w, r.h - 44});
+    const Rect records_row{r.x, r.y + r.h - 36, r.w, 36};
+    const float records_h = tab_ == 1 ? records_row.h + 8 : 0;
+    float y = lists_scroll_.begin(target, in, {r.x, r.y + 44, r.w, r.h - 44 - records_h});
     const float row_h = r.w < 480 ? 46 : 40;
     const auto row_at = [&](float at) { return Rect{r.x, at, r.w, row_h - 4}; };
     const auto heading = [&](const std::string& words) {
@@ -89,15 +93,29 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const Lobb
             y += row_h;
         }
     } else {
-        heading("Finished games (" + std::to_string(ctx_.lobby.archive_total) + ")");
+        const std::string& who = ctx_.lobby.archive_player;
+        const std::string title = (who.empty() ? "Finished games (" : who + "'s games (") +
+                                  std::to_string(ctx_.lobby.archive_total) + ")";
+        // The player filter beside the heading, or under it in a narrow list.
+        const bool narrow = r.w < 480;
+        const float filter_w = std::min(300.0f, r.w);
+        const Rect filter{r.x + r.w - filter_w, narrow ? y + 26 : y - 4, filter_w, 30};
+        ui::text(target, font, ui::elide(font, title, 17, narrow ? r.w : r.w - filter_w - 10), {r.x, y}, 17,
+                 ui::color::kAccent);
+        player_field_.draw(target, font, in, {filter.x, filter.y, filter.w - 110, 30}, "player's name");
+        if (ui::button(target, font, in, {filter.x + filter.w - 104, filter.y, 104, 30}, "Filter"))
+            ctx_.online.list_archive(player_field_.value());
+        y += narrow ? 64 : 34;
         for (const auto& g : ctx_.lobby.archive) {
-            if (game_row(target, in, row_at(y), g.red + "  vs  " + g.black, ui::color::kText, g.result + "  " + g.reason,
-                         "Replay", false))
+            if (game_row(target, in, row_at(y), g.red + "  vs  " + g.black, ui::color::kText,
+                         archive_date(g) + "   " + g.result + "  " + g.reason, "Replay", false))
                 ctx_.online.open_archived(g.id);
             y += row_h;
         }
     }
     lists_scroll_.end(target, in, y);
+    // Records from files, under the archive's list and outside its scrolling.
+    if (tab_ == 1) draw_records_buttons(target, ctx_, in, records_row);
 }
 
 // The forms from `top` down (scrolled by the caller); returns where they end.

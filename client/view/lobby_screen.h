@@ -34,6 +34,7 @@ private:
     int tab_ = 0;  // 0: open and live games, 1: archive
     ui::TextField game_field_{"", 20};  // a game number is up to 20 digits
     ui::TextField code_field_{"", 16};
+    ui::TextField player_field_{"", 40};  // the archive's player filter
     TimePoint last_refresh_{};
     ui::ScrollArea forms_scroll_;
     ui::ScrollArea lists_scroll_;

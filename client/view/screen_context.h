@@ -41,6 +41,8 @@ struct ScreenContext {
     std::function<void(Color side, int level)> start_computer;
     std::function<void()> host_game;  // start a local server for the LAN and connect to it
     std::function<void()> save_pgn;
+    std::function<void()> open_pgn;          // the file dialog, then the game picked replays
+    std::function<void()> set_up_position;   // a FEN, then that position on the game screen
     std::function<void()> back;  // leave the current screen
 };
 

@@ -3,6 +3,7 @@
 #include "client/model/layout.h"
 #include "client/net/discovery_browser.h"
 #include "client/online/online_client.h"
+#include "client/view/records.h"
 
 namespace xq::client {
 
@@ -91,8 +92,9 @@ void StartScreen::draw_main(sf::RenderTarget& target, ui::Input& in, TimePoint) 
              ctx_.online.status() == LinkStatus::Failed || !error_.empty() ? ui::color::kDanger : ui::color::kMuted);
     y += compact ? 26 : 32;
     const float button_h = compact ? 36 : 40;
-    // Where the three rows of buttons start: the clock for games here, hosting and hotseat, the computer.
-    const float foot = size.y - 3 * button_h - 20 - (compact ? 22 : 40);
+    // Where the four rows of buttons start: the clock for games here, hosting and hotseat, the
+    // computer, records from files.
+    const float foot = size.y - 4 * button_h - 30 - (compact ? 16 : 40);
 
     ui::text(target, font, ctx_.discovery.searching() ? "Servers on your network (searching…)" : "Servers on your network",
              {x, y}, 17, ui::color::kAccent);
@@ -131,6 +133,7 @@ void StartScreen::draw_main(sf::RenderTarget& target, ui::Input& in, TimePoint) 
         computer_side_ = ~computer_side_;
     if (ui::button(target, font, in, three[2], "Play the computer", true, true))
         ctx_.start_computer(computer_side_, ctx_.computer_level);
+    draw_records_buttons(target, ctx_, in, {x, y + 2 * (button_h + 10), w, button_h});
 }
 
 }  // namespace xq::client

@@ -17,6 +17,7 @@ Dispatcher::Dispatcher(DispatchConfig config, Store& store, DispatchLoop& loop, 
       lobby_(random_, [] { return std::chrono::system_clock::now(); },
              [this](const FinishedGame& game) { on_archive(game); }) {
     lobby_.set_first_move_time(std::chrono::duration_cast<Millis>(config_.first_move));
+    lobby_.set_site(config_.name);
 }
 
 std::vector<std::shared_ptr<Peer>> Dispatcher::peers() const {

@@ -30,7 +30,9 @@ struct FinishedGame {
 // Receives each finished game once. The server wires it to the SQLite store.
 using ArchiveSink = std::function<void(const FinishedGame&)>;
 
-// The record of a room whose game has ended with a result, stamped with wall-clock times.
-FinishedGame make_finished_game(const Room& room, WallTime started_at, WallTime ended_at);
+// The record of a room whose game has ended with a result, stamped with wall-clock times; `site`
+// (the server's name) is its PGN's Site tag.
+FinishedGame make_finished_game(const Room& room, WallTime started_at, WallTime ended_at,
+                                const std::string& site = {});
 
 }  // namespace xq::server

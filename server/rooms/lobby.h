@@ -77,6 +77,8 @@ public:
     // Each room's allowance for a first move (Room::kFirstMoveTime unless set), for rooms made or
     // adopted from now on.
     void set_first_move_time(Millis time) { first_move_time_ = time; }
+    // The server's name, the Site tag of every archived game's PGN.
+    void set_site(std::string site) { site_ = std::move(site); }
 
     // A new room with the creator seated (colour chosen, or drawn at random).
     std::expected<Created, Error> create(CreateGame request, TimePoint now);
@@ -153,6 +155,7 @@ private:
     WallClock wall_;
     ArchiveSink archive_;
     Millis first_move_time_ = Room::kFirstMoveTime;
+    std::string site_;
     // Looked up on every request: hashed, since finished rooms linger a minute (thousands under load).
     std::unordered_map<RoomId, Entry> rooms_;
     std::vector<Waiter> waiting_;

@@ -14,7 +14,7 @@ using sql::in_context;
 
 namespace {
 
-// Version 3 as a new file gets it. `games` holds live and archived games, told apart by status;
+// Version 4 as a new file gets it. `games` holds live and archived games, told apart by status;
 // `journal` is the move journal of live games, an append-only log (see version 3 below). STRICT
 // makes SQLite check column types; the CHECKs keep an archived row complete. One step, not the
 // migrations from version 1: their ALTERs, copy and drops each make SQLite reparse the whole
@@ -51,8 +51,8 @@ CREATE TABLE games (
 ) STRICT;
 
 CREATE INDEX games_archive_order ON games (status, ended_at DESC, id DESC);
-CREATE INDEX games_by_red ON games (red_name, status, ended_at DESC, id DESC);
-CREATE INDEX games_by_black ON games (black_name, status, ended_at DESC, id DESC);
+CREATE INDEX games_by_red ON games (red_name COLLATE NOCASE, status, ended_at DESC, id DESC);
+CREATE INDEX games_by_black ON games (black_name COLLATE NOCASE, status, ended_at DESC, id DESC);
 
 CREATE TABLE journal (
     seq      INTEGER PRIMARY KEY,
@@ -110,7 +110,16 @@ DROP TRIGGER moves_append_only;
 DROP TABLE moves;
 )sql";
 
-constexpr std::array<std::string_view, Store::kSchemaVersion - 1> kMigrations = {kSchemaV2, kSchemaV3};
+// Version 4: the archive's player filter ignores case (ASCII letters, SQLite's NOCASE), so the
+// name indexes fold case too; a query with `= ?1 COLLATE NOCASE` is served by them.
+constexpr std::string_view kSchemaV4 = R"sql(
+DROP INDEX IF EXISTS games_by_red;
+DROP INDEX IF EXISTS games_by_black;
+CREATE INDEX games_by_red ON games (red_name COLLATE NOCASE, status, ended_at DESC, id DESC);
+CREATE INDEX games_by_black ON games (black_name COLLATE NOCASE, status, ended_at DESC, id DESC);
+)sql";
+
+constexpr std::array<std::string_view, Store::kSchemaVersion - 1> kMigrations = {kSchemaV2, kSchemaV3, kSchemaV4};
 
 StoreResult<int> read_user_version(sql::Database& db) {
     auto q = db.query("PRAGMA user_version");

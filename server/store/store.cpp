@@ -261,18 +261,20 @@ StoreResult<ArchivePage> Store::list_archived(std::int64_t offset, std::int64_t 
 
     static const std::string kCountAll = "SELECT count(*) FROM games WHERE status = 'archived'";
     // A player's games come from the two name indexes, each already in list order, so neither the
-    // count nor the page scans the whole archive (an OR would, until ANALYZE has run). A game
-    // someone played against themself is counted once, on the red side.
+    // count nor the page scans the whole archive (an OR would, until ANALYZE has run). Names match
+    // without regard to ASCII case, as the indexes are built (NOCASE). A game someone played against
+    // themself is counted once, on the red side.
     static const std::string kCountPlayer =
-        "SELECT (SELECT count(*) FROM games WHERE red_name = ?1 AND status = 'archived') + "
-        "(SELECT count(*) FROM games WHERE black_name = ?1 AND status = 'archived' AND red_name <> ?1)";
+        "SELECT (SELECT count(*) FROM games WHERE red_name = ?1 COLLATE NOCASE AND status = 'archived') + "
+        "(SELECT count(*) FROM games WHERE black_name = ?1 COLLATE NOCASE AND status = 'archived' "
+        "AND red_name <> ?1 COLLATE NOCASE)";
     static const std::string kPageAll = "SELECT " + std::string(kSummaryColumns) +
                                         " FROM games WHERE status = 'archived' "
                                         "ORDER BY ended_at DESC, id DESC LIMIT ?1 OFFSET ?2";
     static const std::string kPagePlayer =
-        "SELECT " + std::string(kSummaryColumns) + " FROM games WHERE red_name = ?3 AND status = 'archived' " +
+        "SELECT " + std::string(kSummaryColumns) + " FROM games WHERE red_name = ?3 COLLATE NOCASE AND status = 'archived' " +
         "UNION ALL SELECT " + std::string(kSummaryColumns) +
-        " FROM games WHERE black_name = ?3 AND status = 'archived' AND red_name <> ?3 "
+        " FROM games WHERE black_name = ?3 COLLATE NOCASE AND status = 'archived' AND red_name <> ?3 COLLATE NOCASE "
         "ORDER BY ended_at DESC, id DESC LIMIT ?1 OFFSET ?2";
 
     ArchivePage page;

@@ -162,7 +162,7 @@ StoreResult<std::filesystem::path> db_path_from(std::optional<std::string_view> 
 
 class Store {
 public:
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
     // Opens or creates the file, sets the connection up and brings the schema to kSchemaVersion.
     // The directory must exist. A file that is not a store gives corrupt or open_failed.
@@ -173,7 +173,8 @@ public:
     // Several games in one transaction (one commit instead of one each). A game refused (a
     // duplicate id, say) does not keep the others out; the errors come back, one per refusal.
     std::vector<StoreError> archive_games(std::span<const ArchivedGame> games);
-    // offset >= 0, 1 <= limit <= kMaxPage. `player` matches either side's name exactly.
+    // offset >= 0, 1 <= limit <= kMaxPage. `player` matches either side's name, ignoring the case
+    // of ASCII letters ("alice" finds "Alice").
     StoreResult<ArchivePage> list_archived(std::int64_t offset, std::int64_t limit,
                                            std::optional<std::string_view> player = std::nullopt);
     StoreResult<ArchivedGame> fetch_archived(std::string_view id);

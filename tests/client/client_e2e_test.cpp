@@ -14,6 +14,7 @@
 #include <fstream>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <signal.h>
 #include <spawn.h>
@@ -184,6 +185,11 @@ public:
         fs::copy_file(saved, kShots / (as + ".png"), fs::copy_options::overwrite_existing);
     }
     bool running() { return ::waitpid(pid_, nullptr, WNOHANG) == 0; }
+    // Keys as xdotool names them ("Return", "ctrl+s", "Right Right"), to the focused window.
+    void keys(const std::string& names) {
+        ASSERT_TRUE(run("xdotool windowraise " + window_ + " windowfocus --sync " + window_ + " key --delay 60 " + names));
+        std::this_thread::sleep_for(300ms);
+    }
 
 private:
     std::string name_;
@@ -204,6 +210,10 @@ const Point kColourRed = center(row_cells<3>(kForms.colour_row, 6)[1]);
 const Point kCreateGame = center(kForms.create);
 constexpr Point kFirstOpenJoin{528, 166};
 constexpr Point kFirstLiveWatch{528, 246};
+// The Archive tab, and its player filter beside the heading (the list unscrolled, wide enough).
+const Point kArchiveTab = center(lobby_layout(kWidth, kHeight).tabs()[1]);
+const Point kArchivePlayerField{lobby_layout(kWidth, kHeight).lists.x + lobby_layout(kWidth, kHeight).lists.w - 300 + 95,
+                                lobby_layout(kWidth, kHeight).lists.y + 44 - 4 + 15};
 
 template <class T>
 std::optional<T> wait_for_body(test::TestClient& c, std::chrono::seconds limit = 10s) {
@@ -357,6 +367,16 @@ TEST_F(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
     EXPECT_TRUE(carol.running());
     // The spectator's window followed: its own screenshot exists, and it never crashed.
     EXPECT_TRUE(fs::exists(kShots / "spectator.png"));
+
+    // A fourth client's Archive tab: the game with its date, filtered by a name in capitals.
+    ClientWindow dora("dora", port(), dir_ / "dora");
+    dora.click(kArchiveTab);
+    dora.click(kArchivePlayerField);
+    dora.type("ALICE");
+    dora.keys("Return");
+    std::this_thread::sleep_for(500ms);
+    dora.screenshot("lobby-archive");
+    EXPECT_TRUE(dora.running());
 }
 
 // A player's client is killed mid-game (SIGKILL: nothing saved at the end) and started again
@@ -684,6 +704,105 @@ TEST(ClientScreenEndToEnd, EveryControlIsReachableInTheSmallestWindow) {
     }
     EXPECT_LE(audio_lines, 1) << all;
     fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace xq::client
+
+namespace xq::client {
+namespace {
+
+// The start screen's records row, the last at its foot in a 1000 x 700 window: "Open PGN…", "Set up
+// a position…".
+constexpr Point kOpenPgn{357, 640};
+constexpr Point kSetUpPosition{642, 640};
+
+// A Big5 file of two games, as old Taiwanese and Hong Kong archives are: opened through the file
+// dialog (the path typed), the first game picked, replayed a few moves, then saved through the
+// dialog: the saved file is UTF-8 with the record's tags and moves.
+TEST(ClientScreenEndToEnd, OpensABig5RecordThroughTheFileDialogAndReplaysIt) {
+    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "needs an X display (./xq test runs under xvfb-run)";
+    ASSERT_TRUE(run("command -v xdotool")) << "xdotool is missing";
+    ASSERT_TRUE(run("command -v iconv")) << "iconv is missing";
+    fs::create_directories(kShots);
+    const fs::path dir = fs::temp_directory_path() / ("xq-e2e-records-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir / "records");
+    const std::string utf8 =
+        "[Game \"Chinese Chess\"]\n[Event \"全國象棋個人賽\"]\n[Date \"1990.05.01\"]\n[Red \"胡榮華\"]\n"
+        "[Black \"呂欽\"]\n[Result \"1-0\"]\n\n1. 炮二平五 馬８進７\n2. 馬二進三 車９平８\n3. 車一平二 馬２進３\n1-0\n\n"
+        "[Game \"Chinese Chess\"]\n[Event \"第二局\"]\n[Red \"柳大華\"]\n[Black \"李來群\"]\n[Result \"*\"]\n\n"
+        "1. 相三進五 卒７進１\n*\n";
+    { std::ofstream(dir / "utf8.txt", std::ios::binary) << utf8; }
+    const fs::path big5 = dir / "records" / "big5-games.pgn";
+    ASSERT_TRUE(run("iconv -f UTF-8 -t BIG5 " + (dir / "utf8.txt").string() + " > " + big5.string()));
+
+    ClientWindow viewer("viewer", std::vector<std::string>{}, dir / "viewer");
+    viewer.click(kOpenPgn);
+    viewer.screenshot("records-open-dialog");
+    viewer.type(big5.string());
+    viewer.keys("Return");
+    viewer.screenshot("records-pick-game");
+    viewer.keys("Return");  // the first game is picked
+    viewer.keys("Home Right Right Right");
+    viewer.screenshot("records-replay");
+
+    viewer.keys("ctrl+s");  // the dialog offers a name in the folder the record came from
+    viewer.screenshot("records-save-dialog");
+    viewer.keys("Return");
+    fs::path saved;
+    for (int i = 0; i < 30 && saved.empty(); ++i) {
+        for (const auto& e : fs::directory_iterator(dir / "records"))
+            if (e.path() != big5) saved = e.path();
+        std::this_thread::sleep_for(100ms);
+    }
+    ASSERT_FALSE(saved.empty()) << "nothing was saved beside " << big5;
+    std::this_thread::sleep_for(200ms);
+    std::ifstream in(saved, std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    EXPECT_TRUE(saved.filename().string().starts_with("胡榮華-呂欽-")) << saved;
+    for (const char* part : {"[Event \"全國象棋個人賽\"]", "[Red \"胡榮華\"]", "[Black \"呂欽\"]", "[Date \"1990.05.01\"]",
+                             "炮二平五", "车9平8", "1-0"})
+        EXPECT_NE(text.find(part), std::string::npos) << part << " in\n" << text;
+    EXPECT_TRUE(viewer.running());
+    fs::remove_all(dir);
+}
+
+// A FEN typed on the start screen: a bad one is refused with its reason in the dialog, a good one
+// opens on the game screen, where a move is played; saved, the record starts from that FEN.
+TEST(ClientScreenEndToEnd, SetsUpAPositionFromAFenAndPlaysFromIt) {
+    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "needs an X display (./xq test runs under xvfb-run)";
+    ASSERT_TRUE(run("command -v xdotool")) << "xdotool is missing";
+    fs::create_directories(kShots);
+    for (const auto& e : fs::directory_iterator(kShots))
+        if (e.path().extension() == ".pgn") fs::remove(e.path());
+    ClientWindow viewer("fen", std::vector<std::string>{}, fs::temp_directory_path() / ("xq-e2e-fen-" + std::to_string(::getpid())));
+    viewer.click(kSetUpPosition);
+    viewer.type("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1");  // the generals face each other
+    viewer.keys("Return");
+    viewer.screenshot("records-fen-refused");
+    viewer.keys("--repeat 40 BackSpace");
+    const std::string fen = "3k5/9/9/9/9/9/9/9/4R4/4K4 w - - 0 1";
+    viewer.type(fen);
+    viewer.keys("Return");
+    viewer.click_square("e1", false);
+    viewer.click_square("d1", false);  // the chariot gives check on the d-file
+    viewer.screenshot("records-fen-position");
+    viewer.keys("ctrl+s");
+    viewer.keys("Return");
+    fs::path saved;
+    for (int i = 0; i < 30 && saved.empty(); ++i) {
+        for (const auto& e : fs::directory_iterator(kShots))
+            if (e.path().extension() == ".pgn") saved = e.path();
+        std::this_thread::sleep_for(100ms);
+    }
+    ASSERT_FALSE(saved.empty()) << "nothing was saved in " << kShots;
+    std::this_thread::sleep_for(200ms);
+    std::ifstream in(saved, std::ios::binary);
+    const std::string text{std::istreambuf_iterator<char>(in), {}};
+    for (const std::string& part : {"[FEN \"" + fen + "\"]", std::string("[Event \"Study from a set-up position\"]"),
+                                   std::string("[Date \""), std::string("车五平六")})
+        EXPECT_NE(text.find(part), std::string::npos) << part << " in\n" << text;
 }
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include "client/online/online_client.h"
 #include "common/fen.h"
 #include "common/iccs.h"
+#include "common/pgn_record.h"
 #include "proto/codec.h"
 #include "proto/frame.h"
 #include "server/net/server.h"
@@ -700,6 +701,17 @@ TEST_F(ClientOnline, FinishedGameIsInTheArchiveAndReplays) {
     ASSERT_TRUE(eventually([&] { return red.game.result() && black.game.result(); }));
     const auto id = *red.online.game_id();
 
+    // Saved from the board, the game has the archive's tags (common/pgn_record.h) and the server's name.
+    const std::string today =
+        pgn_date(std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now()));
+    const std::string pgn = black.online.record_pgn();
+    for (const std::string& tag :
+         {"[Event \"Online game " + std::to_string(id) + "\"]", std::string("[Site \"online test server\"]"),
+          "[Date \"" + today + "\"]", std::string("[Red \"ann\"]"), std::string("[Black \"bob\"]"),
+          std::string("[TimeControl \"600+5\"]"), std::string("[Termination \"checkmate\"]"),
+          std::string("[Result \"1-0\"]")})
+        EXPECT_NE(pgn.find(tag), std::string::npos) << tag << " in\n" << pgn;
+
     red.online.leave();
     EXPECT_EQ(red.online.screen(), Screen::Lobby);
     EXPECT_FALSE(red.online.game_id().has_value());
@@ -715,6 +727,18 @@ TEST_F(ClientOnline, FinishedGameIsInTheArchiveAndReplays) {
     EXPECT_EQ(row.result, "1-0");
     EXPECT_EQ(row.reason, "checkmate");
     EXPECT_EQ(red.lobby.archive_total, 1u);
+    EXPECT_EQ(archive_date(row), today);
+
+    // Filtered by a player's name in another case, then by a name nobody has.
+    red.online.list_archive("BOB");
+    ASSERT_TRUE(settled(red));
+    EXPECT_EQ(red.lobby.archive_player, "BOB");
+    ASSERT_EQ(red.lobby.archive.size(), 1u);
+    red.online.list_archive("nobody");
+    ASSERT_TRUE(eventually([&] { return red.lobby.archive.empty(); }));
+    EXPECT_EQ(red.lobby.archive_total, 0u);
+    red.online.list_archive("");
+    ASSERT_TRUE(eventually([&] { return red.lobby.archive.size() == 1; }));
 
     red.online.open_archived(id);
     ASSERT_TRUE(eventually([&] { return red.online.screen() == Screen::Game && red.game.role() == Role::Replay; }));

@@ -13,7 +13,8 @@ declare -A allowed=(
   [common]="common"
   [proto]="proto common"
   [engine]="engine common"
-  [tools]="tools common"
+  [text]="text"
+  [tools]="tools text common"
   [server/rooms]="server/rooms common"
   [server/store]="server/store common"
   [server/log]="server/log"
@@ -25,9 +26,10 @@ declare -A allowed=(
   [client/model]="client/model common"
   [client/profile]="client/profile common"
   [client/online]="client/online client/model client/net client/mirror client/profile proto common"
+  [client/records]="client/records text common"
   [client/computer]="client/computer client/model engine common"
-  [client/view]="client/view client/online client/computer client/model client/net client/mirror client/profile common"
-  [client]="client client/view client/online client/computer client/model client/net client/mirror client/profile common"
+  [client/view]="client/view client/records client/online client/computer client/model client/net client/mirror client/profile text common"
+  [client]="client client/view client/records client/online client/computer client/model client/net client/mirror client/profile text common"
   [bot]="bot client/net client/mirror engine proto common"
 )
 

@@ -25,6 +25,23 @@ inline std::int64_t raw_int(const std::filesystem::path& db, const std::string& 
     return value;
 }
 
+// One column of every row as text, joined by newlines ("" if the query fails): EXPLAIN QUERY PLAN's
+// details, for instance.
+inline std::string raw_lines(const std::filesystem::path& db, const std::string& sql_text, int column) {
+    sqlite3* h = nullptr;
+    std::string out;
+    if (sqlite3_open(db.c_str(), &h) == SQLITE_OK) {
+        sqlite3_stmt* stmt = nullptr;
+        if (sqlite3_prepare_v2(h, sql_text.c_str(), -1, &stmt, nullptr) == SQLITE_OK)
+            while (sqlite3_step(stmt) == SQLITE_ROW)
+                if (const unsigned char* text = sqlite3_column_text(stmt, column))
+                    out += reinterpret_cast<const char*>(text) + std::string("\n");
+        sqlite3_finalize(stmt);
+    }
+    sqlite3_close(h);
+    return out;
+}
+
 // Runs statements; a failure fails the calling test with SQLite's message.
 inline void raw_exec(const std::filesystem::path& db, const std::string& sql_text) {
     sqlite3* h = nullptr;

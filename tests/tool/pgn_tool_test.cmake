@@ -1,5 +1,5 @@
 # Runs TOOL pgn ... as a user would, in the scratch folder WORK. MODE picks the scenario:
-#   encoding   ENCODING (big5|gbk) file made with iconv: refused without --encoding, read with it
+#   encoding   ENCODING (big5|gbk) file made with iconv: detected, or read as --encoding says
 #   roundtrip  export (both styles) then import gives back the moves and tags
 #   partial    an illegal move: exit 2, the error names line/ply/text, earlier moves are kept
 file(REMOVE_RECURSE "${WORK}")
@@ -47,17 +47,22 @@ if(MODE STREQUAL "encoding")
                   OUTPUT_FILE "${WORK}/encoded.pgn" RESULT_VARIABLE status)
   expect_status("${status}" 0 "iconv to ${ENCODING} failed")
 
-  run_tool(out status import "${WORK}/encoded.pgn")
+  # Detected without --encoding, and the same with it.
+  foreach(option "" "--encoding;${ENCODING}")
+    run_tool(out status import "${WORK}/encoded.pgn" ${option})
+    expect_status("${status}" 0 "${out}")
+    expect_contains("${out}" "${moves_json}")
+    expect_contains("${out}" "\"Event\":\"${event}\"")
+    expect_contains("${out}" "\"result\":\"1-0\"")
+  endforeach()
+
+  # Bytes that are neither UTF-8, Big5 nor GBK: refused, naming --encoding.
+  execute_process(COMMAND printf "[Event \"x\"]\\n\\201 \\377\\n" OUTPUT_FILE "${WORK}/garbage.pgn")
+  run_tool(out status import "${WORK}/garbage.pgn")
   expect_status("${status}" 2 "${out}")
   expect_contains("${out}" "\"error\":\"encoding\"")
   expect_contains("${out}" "--encoding")
   expect_lacks("${out}" "\"moves\"")
-
-  run_tool(out status import "${WORK}/encoded.pgn" --encoding ${ENCODING})
-  expect_status("${status}" 0 "${out}")
-  expect_contains("${out}" "${moves_json}")
-  expect_contains("${out}" "\"Event\":\"${event}\"")
-  expect_contains("${out}" "\"result\":\"1-0\"")
 
   # A wrong guess never yields moves: iconv rejects the bytes or the first move does not parse.
   foreach(wrong utf-8 big5 gbk)

@@ -220,6 +220,40 @@ TEST_F(ServerTest, OffersResignAbortAndChat) {
     EXPECT_EQ(error_of(black->call(Resign{game.id})), proto::ErrorCode::GameOver);
 }
 
+// The archive over the wire, filtered by a player's name in any letter case (either side), each
+// game's PGN with the full tags.
+TEST_F(ServerTest, ArchiveIsFilteredByPlayerIgnoringCase) {
+    const auto play_and_resign = [&](const std::string& red_name, const std::string& black_name) {
+        auto red = client(red_name);
+        auto black = client(black_name);
+        const auto game = pair_up(*red, *black);
+        as<proto::MoveMade>(red->call(MakeMove{game.id, "h2e2", 1, 0}));
+        as<proto::GameEnded>(black->call(Resign{game.id}));
+        return game.id;
+    };
+    const GameId first = play_and_resign("Alice", "bob");
+    const GameId second = play_and_resign("carol", "ALICE");
+    play_and_resign("dave", "erin");
+    auto lobby = client("Reader");
+    const auto ids = [&](const std::string& player) {
+        const auto& list = as<ArchiveList>(lobby->call(ListArchive{0, 0, player}));
+        std::vector<GameId> out;
+        for (const auto& g : list.games) out.push_back(g.game_id);
+        EXPECT_EQ(list.total, out.size()) << player;
+        return out;
+    };
+    EXPECT_EQ(ids("alice"), (std::vector<GameId>{second, first}));  // newest first
+    EXPECT_EQ(ids("ALICE"), (std::vector<GameId>{second, first}));
+    EXPECT_EQ(ids("Bob"), (std::vector<GameId>{first}));
+    EXPECT_TRUE(ids("ali").empty());
+    EXPECT_EQ(ids("").size(), 3u);
+
+    const auto& game = as<ArchivedGame>(lobby->call(GetArchived{first}));
+    for (const char* tag : {"[Event \"Online game ", "[Site \"test server\"]", "[Date \"", "[Red \"Alice\"]", "[Black \"bob\"]",
+                            "[TimeControl \"", "[Termination \"resignation\"]", "[Result \"1-0\"]"})
+        EXPECT_NE(game.pgn.find(tag), std::string::npos) << tag << " in\n" << game.pgn;
+}
+
 TEST_F(ServerTest, AbortBeforeBothSidesMoved) {
     auto red = client("R");
     auto black = client("B");

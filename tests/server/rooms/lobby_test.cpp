@@ -154,6 +154,7 @@ TEST_F(LobbyTest, DueRoomsAndTheNextDeadline) {
 }
 
 TEST_F(LobbyTest, FinishedGameIsArchivedOnceWithItsRecord) {
+    lobby.set_site("Club");
     const Created game = create(1);  // player1 is Red
     ASSERT_TRUE(lobby.join(game.id, "player2", 2, "", t0));
     Room& room = *lobby.find(game.id);
@@ -177,7 +178,8 @@ TEST_F(LobbyTest, FinishedGameIsArchivedOnceWithItsRecord) {
     EXPECT_EQ(g.ended_at, wall0 + 90s);
     EXPECT_EQ(g.started_at, wall0);
     for (const char* part : {"[Red \"player1\"]", "[Black \"player2\"]", "[Result \"1-0\"]",
-                             "[Date \"2026.03.14\"]", "[TimeControl \"300+3\"]", "1-0"})
+                             "[Date \"2026.03.14\"]", "[TimeControl \"300+3\"]", "[Site \"Club\"]",
+                             "[Termination \"resignation\"]", "1-0"})
         EXPECT_NE(g.pgn.find(part), std::string::npos) << part << " in\n" << g.pgn;
 
     EXPECT_EQ(lobby.live_games(1).size(), 0u);

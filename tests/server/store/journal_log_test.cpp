@@ -230,7 +230,7 @@ PRAGMA user_version = 2;
 )sql");
     auto store = Store::open(db());
     ASSERT_TRUE(store) << store.error().message;
-    EXPECT_EQ(store->schema_version(), 3);
+    EXPECT_EQ(store->schema_version(), Store::kSchemaVersion);
     EXPECT_EQ(raw_int(db(), "SELECT count(*) FROM sqlite_schema WHERE name = 'moves'"), 0);
     auto games = store->load_recoverable_games();
     ASSERT_TRUE(games) << games.error().message;

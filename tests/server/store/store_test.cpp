@@ -177,9 +177,45 @@ TEST_F(StoreTest, ListFiltersByEitherSide) {
     EXPECT_EQ(s.ply_count, 3);
     EXPECT_EQ(s.ended_at_ms, 100);
 
-    auto nobody = store->list_archived(0, 10, "Alice");  // names match exactly
+    auto nobody = store->list_archived(0, 10, "ali");  // whole names only
     ASSERT_TRUE(nobody);
     EXPECT_EQ(nobody->total, 0);
+}
+
+// A player's name in any case of its ASCII letters finds the games; CJK names match as they are.
+TEST_F(StoreTest, PlayerFilterIgnoresCase) {
+    auto store = Store::open(db_path());
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->archive_game(sample_game("a", "Alice", "bob", 100)));
+    ASSERT_TRUE(store->archive_game(sample_game("b", "BOB", "alice", 200)));
+    ASSERT_TRUE(store->archive_game(sample_game("c", "aLiCe", "ALICE", 300)));  // counted once
+    ASSERT_TRUE(store->archive_game(sample_game("d", "王天一", "Bob", 400)));
+    for (const char* name : {"alice", "ALICE", "Alice"}) {
+        auto page = store->list_archived(0, 10, name);
+        ASSERT_TRUE(page) << page.error().message;
+        EXPECT_EQ(page->total, 3) << name;
+        ASSERT_EQ(page->games.size(), 3u) << name;
+        EXPECT_EQ(page->games[0].id, "c");
+        EXPECT_EQ(page->games[1].id, "b");
+        EXPECT_EQ(page->games[2].id, "a");
+    }
+    EXPECT_EQ(store->list_archived(0, 10, "bob")->total, 3);
+    EXPECT_EQ(store->list_archived(0, 10, "王天一")->total, 1);
+}
+
+// The filter is served by the name indexes, which fold case as the query does: no scan of the
+// archive, no sort.
+TEST_F(StoreTest, PlayerFilterUsesTheNameIndexes) {
+    ASSERT_TRUE(Store::open(db_path()));
+    for (const char* side : {"red", "black"}) {
+        const std::string plan = xq::test::raw_lines(
+            db_path(),
+            std::string("EXPLAIN QUERY PLAN SELECT id FROM games WHERE ") + side +
+                "_name = 'ALICE' COLLATE NOCASE AND status = 'archived' ORDER BY ended_at DESC, id DESC",
+            3);
+        EXPECT_NE(plan.find(std::string("INDEX games_by_") + side), std::string::npos) << plan;
+        EXPECT_EQ(plan.find("TEMP B-TREE"), std::string::npos) << plan;
+    }
 }
 
 TEST_F(StoreTest, ReopenFindsEverything) {
