@@ -1,6 +1,7 @@
 #include "bot/player.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <condition_variable>
 #include <iostream>
 #include <mutex>
@@ -394,10 +395,13 @@ struct Player::Impl {
     int run(const std::function<void(const GameReport&)>& callback, const std::atomic<bool>& stop) {
         on_game = &callback;
         const auto began = SteadyClock::now();
-        // A hosting bot offers itself to players who ask for the computer at their own time
-        // control (CreateGame.computer_level); a quick-match bot plays people only.
-        connection.open(options.server, player_name(),
-                        options.quick_match ? 0 : static_cast<std::uint32_t>(options.level));
+        // A hosting bot that its server started (and so gave the key, XQ_COMPUTER_KEY) offers
+        // itself to players who ask for the computer at their own time control
+        // (CreateGame.computer_level); any other bot plays people only.
+        const char* key = std::getenv("XQ_COMPUTER_KEY");
+        const bool computer = !options.quick_match && key && *key;
+        connection.open(options.server, player_name(), computer ? static_cast<std::uint32_t>(options.level) : 0,
+                        computer ? key : "");
         while (!done && !stop.load()) {
             std::vector<Answer> ready;
             {

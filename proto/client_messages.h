@@ -16,6 +16,7 @@ struct Hello {
     std::string player_name;  // display name in games and chat
     std::uint32_t protocol_version = kProtocolVersion;
     std::uint32_t computer_level = 0;  // a computer opponent's level 1-8; 0 for a person
+    std::string computer_key = {};     // with a level: the key the server gave its own bots
     friend bool operator==(const Hello&, const Hello&) = default;
 };
 

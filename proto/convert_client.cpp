@@ -14,9 +14,10 @@ void fill(pb::Hello& out, const Hello& in) {
     out.set_player_name(in.player_name);
     out.set_protocol_version(in.protocol_version);
     out.set_computer_level(in.computer_level);
+    out.set_computer_key(in.computer_key);
 }
 Hello read(const pb::Hello& in, Reader&) {
-    return Hello{in.client(), in.player_name(), in.protocol_version(), in.computer_level()};
+    return Hello{in.client(), in.player_name(), in.protocol_version(), in.computer_level(), in.computer_key()};
 }
 
 void fill(pb::Ping& out, const Ping& in) { out.set_nonce(in.nonce); }

@@ -59,7 +59,7 @@ struct Connection::Impl {
 
     // ---- any thread ----
 
-    void open(Endpoint endpoint, std::string player_name, std::uint32_t computer_level) {
+    void open(Endpoint endpoint, std::string player_name, std::uint32_t computer_level, std::string computer_key) {
         {
             std::lock_guard lock(mutex_);
             if (opened_ || state_ == LinkState::Closed) return;
@@ -69,6 +69,7 @@ struct Connection::Impl {
         endpoint_ = std::move(endpoint);
         player_name_ = std::move(player_name);
         computer_level_ = computer_level;
+        computer_key_ = std::move(computer_key);
         asio::post(io_, [this] { connect(); });
         try {
             worker_ = std::thread([this] { run(); });
@@ -174,7 +175,7 @@ struct Connection::Impl {
                     error_code ignored;
                     link->socket.set_option(tcp::no_delay(true), ignored);
                     const proto::Hello hello{std::string(kClientSoftware), player_name_, proto::kProtocolVersion,
-                                             computer_level_};
+                                             computer_level_, computer_key_};
                     write(link, proto::encode_frame(proto::ClientMessage{next_internal_id_++, hello}));
                     read(link);
                 });
@@ -319,6 +320,7 @@ struct Connection::Impl {
     Endpoint endpoint_;
     std::string player_name_;
     std::uint32_t computer_level_ = 0;
+    std::string computer_key_;
     std::shared_ptr<Link> link_;  // the current attempt or session
     int attempts_ = 0;            // connection attempts since open()
     std::chrono::milliseconds backoff_ = kFirstBackoff;
@@ -350,8 +352,9 @@ Connection::~Connection() {
     impl_->join();
 }
 
-void Connection::open(Endpoint endpoint, std::string player_name, std::uint32_t computer_level) {
-    impl_->open(std::move(endpoint), std::move(player_name), computer_level);
+void Connection::open(Endpoint endpoint, std::string player_name, std::uint32_t computer_level,
+                      std::string computer_key) {
+    impl_->open(std::move(endpoint), std::move(player_name), computer_level, std::move(computer_key));
 }
 
 std::uint64_t Connection::send(proto::ClientBody body) { return impl_->send(std::move(body)); }

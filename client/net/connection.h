@@ -49,8 +49,9 @@ public:
 
     // Starts the worker: resolves, connects (5 s to connect and be welcomed), sends Hello and, on
     // Welcome, queues LinkUp. Once per Connection; later calls are ignored. `computer_level`: the
-    // Hello of a computer opponent (xiangqi-bot), 1-8; 0 for a person.
-    void open(Endpoint endpoint, std::string player_name, std::uint32_t computer_level = 0);
+    // Hello of a computer opponent (xiangqi-bot), 1-8, with the key its server gave it; 0 for a person.
+    void open(Endpoint endpoint, std::string player_name, std::uint32_t computer_level = 0,
+              std::string computer_key = {});
 
     // Thread-safe. Sends the request with a fresh request id (1, 2, 3, ...) and returns that id;
     // when not Online returns 0 and sends nothing. Requests go out in the order of their ids.

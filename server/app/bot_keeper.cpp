@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <string_view>
 #include <thread>
 
 #include "server/log/log.h"
@@ -20,9 +21,13 @@ namespace xq::server {
 
 namespace fs = std::filesystem;
 
-BotKeeper::BotKeeper(asio::io_context& io, fs::path binary, std::string server, std::vector<BotSpec> bots)
+BotKeeper::BotKeeper(asio::io_context& io, fs::path binary, std::string server, std::vector<BotSpec> bots,
+                     std::string computer_key)
     : timer_(io), binary_(std::move(binary)), server_(std::move(server)) {
     for (auto& spec : bots) bots_.push_back(Bot{std::move(spec)});
+    for (char** e = environ; *e; ++e)
+        if (!std::string_view(*e).starts_with("XQ_COMPUTER_KEY=")) environment_.emplace_back(*e);
+    environment_.push_back("XQ_COMPUTER_KEY=" + computer_key);
 }
 
 BotKeeper::~BotKeeper() { stop(); }
@@ -47,7 +52,10 @@ void BotKeeper::spawn(Bot& bot) {
     // would keep the port after the server ended.
     posix_spawn_file_actions_addclosefrom_np(&actions, 3);
     pid_t pid = -1;
-    const int rc = ::posix_spawn(&pid, binary_.c_str(), &actions, nullptr, argv.data(), environ);
+    std::vector<char*> envp;
+    for (auto& e : environment_) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    const int rc = ::posix_spawn(&pid, binary_.c_str(), &actions, nullptr, argv.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     bot.started = std::chrono::steady_clock::now();
     if (rc != 0) {

@@ -24,7 +24,10 @@ struct BotSpec {
 
 class BotKeeper {
 public:
-    BotKeeper(asio::io_context& io, std::filesystem::path binary, std::string server, std::vector<BotSpec> bots);
+    // `computer_key`: given to each bot in its environment (XQ_COMPUTER_KEY, not on its command line,
+    // which every user of the machine can read), so that it may say it is this server's computer.
+    BotKeeper(asio::io_context& io, std::filesystem::path binary, std::string server, std::vector<BotSpec> bots,
+              std::string computer_key);
     ~BotKeeper();
     void start();
     void stop();  // SIGTERM, a short wait, then SIGKILL; every child reaped
@@ -44,6 +47,7 @@ private:
     asio::steady_timer timer_;
     std::filesystem::path binary_;
     std::string server_;
+    std::vector<std::string> environment_;  // this process's, and XQ_COMPUTER_KEY
     std::vector<Bot> bots_;
     bool stopped_ = false;
 };

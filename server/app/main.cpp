@@ -7,6 +7,7 @@
 #include <iostream>
 #include <malloc.h>
 #include <sqlite3.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "server/app/bot_keeper.h"
@@ -184,6 +185,21 @@ void watch_parent(asio::steady_timer& timer, pid_t parent, std::function<void()>
     });
 }
 
+// 128 random bits as hex, from the kernel's CSPRNG: the key this server gives the bots it starts.
+std::string fresh_computer_key() {
+    unsigned char bytes[16];
+    for (std::size_t got = 0; got < sizeof bytes;) {
+        const auto n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+        if (n > 0) got += static_cast<std::size_t>(n);
+    }
+    std::string hex;
+    for (const unsigned char b : bytes) {
+        hex += "0123456789abcdef"[b >> 4];
+        hex += "0123456789abcdef"[b & 15];
+    }
+    return hex;
+}
+
 // Serves until SIGINT or SIGTERM, or until `parent` (when not 0) has ended: 0 then, 1 when the
 // server fails to start or run.
 int serve(const ServerConfig& config, const Bots& bots, pid_t parent) {
@@ -209,7 +225,7 @@ int serve(const ServerConfig& config, const Bots& bots, pid_t parent) {
         if (!bots.specs.empty()) {
             const std::string port = std::to_string(server.port());
             keeper.emplace(io, *bots.binary, bot_host(config.listen.address()) + ":" + port,
-                           bots.specs);
+                           bots.specs, config.computer_key);
             keeper->start();
         }
         if (parent != 0) watch_parent(parent_timer, parent, [&] { shut_down("the parent process has ended"); });
@@ -246,10 +262,11 @@ int main(int argc, char** argv) {
     if (!parse_log_level(line.level, log_level))
         return bad_option("unknown log level '" + line.level + "'");
     set_log_level(log_level);
-    const auto config = server_config(line);
+    auto config = server_config(line);
     if (!config) return bad_option(config.error());
     const auto bots = bot_setup(line);
     if (!bots) return bad_option(bots.error());
+    if (!bots->specs.empty()) config->computer_key = fresh_computer_key();
     if (line.parent_pid < 0) return bad_option("--parent-pid must be a process id, or 0");
     return serve(*config, *bots, static_cast<pid_t>(line.parent_pid));
 }

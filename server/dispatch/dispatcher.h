@@ -39,6 +39,9 @@ struct DispatchConfig {
     // How long each side may take over its first move before the game is aborted (room.h).
     std::chrono::milliseconds first_move{Room::kFirstMoveTime};
     RateLimits rate;  // per connection; Ping is free
+    // The key of the computer opponents this server started (Hello.computer_key); empty: no Hello
+    // may give a computer level.
+    std::string computer_key;
 };
 
 // What the dispatcher needs of the loop that runs it.

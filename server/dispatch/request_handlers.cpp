@@ -18,6 +18,15 @@ constexpr std::uint32_t kArchivePage = 50;
 // Per list in a GameList, so that one always fits in a frame (a summary is at most ~140 bytes).
 constexpr std::size_t kListedGames = 150;
 
+// A secret compared without an early exit, so that the time taken tells nothing of where a guess
+// first differs (only the length, which is fixed for the server's own keys).
+bool equal_in_constant_time(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    unsigned char diff = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
+    return diff == 0;
+}
+
 // Display names: trimmed, control characters dropped, cut to 32 bytes on a character boundary.
 std::string clean_name(std::string_view raw, std::uint64_t session) {
     std::string name;
@@ -90,6 +99,10 @@ void Dispatcher::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {
     }
     if (m.computer_level > kMaxComputerLevel)
         return send(c, wire::error(rid, PE::BadRequest, "a computer's level must be 1 to 8 (0 for a person)"));
+    // Players ask for "the computer": only the bots this server started may answer as one.
+    if (m.computer_level != 0 &&
+        (config_.computer_key.empty() || !equal_in_constant_time(m.computer_key, config_.computer_key)))
+        return send(c, wire::error(rid, PE::BadToken, "only this server's own computer opponents may give a level"));
     c.name = clean_name(m.player_name, c.peer->id());
     c.computer_level = m.computer_level;
     c.greeted = true;

@@ -39,6 +39,7 @@ struct ServerConfig {
     // How long each side may take over its first move before the game is aborted.
     std::chrono::milliseconds first_move{Room::kFirstMoveTime};
     RateLimits rate;  // per connection; Ping is free
+    std::string computer_key;  // of the bots this server starts (DispatchConfig::computer_key)
     // How often ended rooms and abandoned waiting games are looked for.
     std::chrono::milliseconds sweep_period{std::chrono::seconds(15)};
 };

@@ -486,11 +486,13 @@ TEST(ClientScreenEndToEnd, AnUncoveredWindowIsPaintedAgain) {
     fs::remove_all(dir);
 }
 
-// Clicks Save PGN and reads the file the client writes into the screenshot folder.
+// Clicks Save PGN, takes the name its dialog offers, and reads the file the client writes into the
+// screenshot folder.
 std::optional<PgnGame> saved_pgn(ClientWindow& window, const PanelLayout& panel) {
     std::set<fs::path> before;
     for (const auto& e : fs::directory_iterator(kShots)) before.insert(e.path());
     window.click(center(panel.button(2, 2)));
+    window.keys("Return");  // the file dialog offers a new name in the screenshot folder
     for (int i = 0; i < 50; ++i) {
         for (const auto& e : fs::directory_iterator(kShots))
             if (e.path().extension() == ".pgn" && !before.contains(e.path())) {

@@ -60,7 +60,7 @@ std::vector<ClientBody> all_client_bodies() {
     return {
         Hello{"xiangqi-sfml/0.1", "alice", 1},
         Hello{"", "", 0},
-        Hello{"xiangqi-bot/0.1", "bot level 5", 1, 5},  // a computer opponent says its level
+        Hello{"xiangqi-bot/0.1", "bot level 5", 1, 5, "5f0c9e2a"},  // a computer opponent: its level and key
         Ping{0xfeedface'cafebeefULL},
         ListGames{},
         CreateGame{blitz(), ColorChoice::Random, false},

@@ -216,5 +216,18 @@ TEST(ServerBots, AHelloWithALevelOutOfRangeIsRefused) {
     EXPECT_EQ(error_of(reply), proto::ErrorCode::BadRequest);
 }
 
+// A person who says it is the level 1 computer, without the key the server gave its own bots
+// (or with a guess at it), is refused: players asking for the computer never get a person. The
+// server's real bots, which have the key, are seated meanwhile (the tests above).
+TEST(ServerBots, APersonCannotPoseAsTheComputer) {
+    BotServer bots;
+    ASSERT_TRUE(bots.server);
+    for (const std::string key : {"", "0123456789abcdef0123456789abcdef", "x"}) {
+        test::TestClient client(bots.server->port(), 10s);
+        const auto reply = client.call(proto::Hello{"test", "bot level 1", proto::kProtocolVersion, 1, key});
+        EXPECT_EQ(error_of(reply), proto::ErrorCode::BadToken) << "key '" << key << "'";
+    }
+}
+
 }  // namespace
 }  // namespace xq
