@@ -104,4 +104,15 @@ std::optional<fs::path> FileBrowser::choose(std::string_view typed) {
     return path;
 }
 
+std::string unused_file_name(const fs::path& folder, const std::string& name) {
+    std::error_code ec;
+    if (!fs::exists(folder / fs::path(name), ec)) return name;
+    const fs::path given = fs::path(name);
+    const std::string stem = given.stem().string(), ext = given.extension().string();
+    for (int n = 2;; ++n) {
+        std::string candidate = stem + "-" + std::to_string(n) + ext;
+        if (!fs::exists(folder / fs::path(candidate), ec)) return candidate;
+    }
+}
+
 }  // namespace xq::client

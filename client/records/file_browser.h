@@ -19,6 +19,10 @@ struct FileEntry {
     friend bool operator==(const FileEntry&, const FileEntry&) = default;
 };
 
+// `name` in `folder`, or, when a file of that name is there already, the first of "stem-2.ext",
+// "stem-3.ext", ... that is not: what Save offers, so that saving twice never overwrites unasked.
+std::string unused_file_name(const std::filesystem::path& folder, const std::string& name);
+
 class FileBrowser {
 public:
     // Lists `folder` (or the current directory, when it cannot be listed).

@@ -42,8 +42,8 @@ void Records::open_pgn() {
 void Records::save(std::string pgn, std::string name) {
     close();
     pgn_to_save_ = std::move(pgn);
-    dialog_ =
-        std::make_unique<FileDialog>(FileDialogKind::Save, folder_, "Save the game as PGN", std::move(name));
+    dialog_ = std::make_unique<FileDialog>(FileDialogKind::Save, folder_, "Save the game as PGN",
+                                           unused_file_name(folder_, name));
     step_ = Step::SaveFile;
 }
 

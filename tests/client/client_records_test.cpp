@@ -82,6 +82,17 @@ TEST_F(Records, SaveAddsTheExtensionAndNeedsAnExistingFolder) {
     EXPECT_NE(b.error().find("there is no folder"), std::string::npos) << b.error();
 }
 
+// Saving the same game twice (same players, same day) must not overwrite the first file unasked.
+TEST_F(Records, SaveOffersANameNotTaken) {
+    EXPECT_EQ(unused_file_name(dir(), "Ann-Bob-2026.11.26.pgn"), "Ann-Bob-2026.11.26.pgn");
+    std::ofstream(dir() / "Ann-Bob-2026.11.26.pgn") << "x";
+    EXPECT_EQ(unused_file_name(dir(), "Ann-Bob-2026.11.26.pgn"), "Ann-Bob-2026.11.26-2.pgn");
+    std::ofstream(dir() / "Ann-Bob-2026.11.26-2.pgn") << "x";
+    EXPECT_EQ(unused_file_name(dir(), "Ann-Bob-2026.11.26.pgn"), "Ann-Bob-2026.11.26-3.pgn");
+    std::ofstream(dir() / fs::path("胡榮華-呂欽.pgn")) << "x";
+    EXPECT_EQ(unused_file_name(dir(), "胡榮華-呂欽.pgn"), "胡榮華-呂欽-2.pgn");
+}
+
 TEST_F(Records, AFolderThatCannotBeOpenedSaysWhy) {
     FileBrowser b(FileDialogKind::Open, dir());
     EXPECT_FALSE(b.open_folder(dir() / "absent"));
