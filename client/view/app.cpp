@@ -490,6 +490,9 @@ int App::run() {
         }
         draw(in, now);
         frames_due_.drawn();
+        // Widgets act on a click while they are drawn, after the parts above them were laid out:
+        // what the click changed is shown whole by one more frame.
+        if (in.pressed || in.released || in.wheel != 0) frames_due_.request();
         plan_frames(now);
         if (options_.screenshot && !shot_taken && fully_loaded()) {
             shot_taken = true;

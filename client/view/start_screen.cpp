@@ -92,17 +92,19 @@ void StartScreen::draw_main(sf::RenderTarget& target, ui::Input& in, TimePoint) 
              ctx_.online.status() == LinkStatus::Failed || !error_.empty() ? ui::color::kDanger : ui::color::kMuted);
     y += compact ? 26 : 32;
     const float button_h = compact ? 36 : 40;
-    // Where the four rows of buttons start: the clock for games here, hosting and hotseat, the
-    // computer, records from files.
-    const float foot = size.y - 4 * button_h - 30 - (compact ? 16 : 40);
+    // Where the three rows of buttons start (hosting and hotseat; the computer; the clock for games
+    // here and records from files): always in view, the LAN list gets what room is left above.
+    const float foot = size.y - 3 * button_h - 20 - (compact ? 16 : 40);
 
-    ui::text(target, font, ctx_.discovery.searching() ? "Servers on your network (searching…)" : "Servers on your network",
-             {x, y}, 17, ui::color::kAccent);
-    y += 30;
     const auto servers = ctx_.discovery.servers();
-    if (servers.empty()) {
-        ui::text(target, font, "None found yet.", {x + 10, y}, 15, ui::color::kMuted);
-        y += 36;
+    if (y + 30 + 30 <= foot) {
+        ui::text(target, font,
+                 ctx_.discovery.searching() ? "Servers on your network (searching…)" : "Servers on your network", {x, y},
+                 17, ui::color::kAccent);
+        y += 30;
+        if (servers.empty()) ui::text(target, font, "None found yet.", {x + 10, y}, 15, ui::color::kMuted);
+    } else {
+        y = foot;  // no room for the list
     }
     for (const auto& s : servers) {
         if (y + 38 > foot - 8) break;
@@ -119,10 +121,7 @@ void StartScreen::draw_main(sf::RenderTarget& target, ui::Input& in, TimePoint) 
         }
         y += 42;
     }
-    y = std::max(y + 10, foot);
-    if (ui::button(target, font, in, {x, y, w, button_h}, "Clock on this screen: " + ctx_.local_clock.label()))
-        choosing_clock_ = true;
-    y += button_h + 10;
+    y = foot;
     const auto pair = row_cells<2>({x, y, w, button_h}, 10);
     if (ui::button(target, font, in, pair[0], "Host a LAN game", !busy)) ctx_.host_game();
     if (ui::button(target, font, in, pair[1], "Play on this screen")) ctx_.start_hotseat();
@@ -133,7 +132,9 @@ void StartScreen::draw_main(sf::RenderTarget& target, ui::Input& in, TimePoint) 
         computer_side_ = ~computer_side_;
     if (ui::button(target, font, in, three[2], "Play the computer", true, true))
         ctx_.start_computer(computer_side_, ctx_.computer_level);
-    draw_records_buttons(target, ctx_, in, {x, y + 2 * (button_h + 10), w, button_h});
+    const auto last = row_cells<3>({x, y + 2 * (button_h + 10), w, button_h}, 10);
+    if (ui::button(target, font, in, last[0], "Clock: " + ctx_.local_clock.label())) choosing_clock_ = true;
+    draw_records_buttons(target, ctx_, in, {last[1].x, last[1].y, last[2].x + last[2].w - last[1].x, button_h});
 }
 
 }  // namespace xq::client

@@ -231,10 +231,9 @@ protected:
     void SetUp() override {
         if (!std::getenv("DISPLAY")) GTEST_SKIP() << "needs an X display (./xq test runs under xvfb-run)";
         ASSERT_TRUE(run("command -v xdotool")) << "xdotool is missing";
-        static bool cleared = false;  // the screenshots of every test in this run are kept
+        // Screenshots are not cleared: CTest runs each test in a process of its own, and every
+        // test's pictures are kept side by side (each name is written anew by its test).
         fs::create_directories(kShots);
-        if (!std::exchange(cleared, true))
-            for (const auto& entry : fs::directory_iterator(kShots)) fs::remove(entry.path());
         dir_ = fs::temp_directory_path() /
                ("xq-e2e-" + std::to_string(::getpid()) + "-" +
                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
@@ -714,10 +713,10 @@ TEST(ClientScreenEndToEnd, EveryControlIsReachableInTheSmallestWindow) {
 namespace xq::client {
 namespace {
 
-// The start screen's records row, the last at its foot in a 1000 x 700 window: "Open PGN…", "Set up
-// a position…".
-constexpr Point kOpenPgn{357, 640};
-constexpr Point kSetUpPosition{642, 640};
+// The start screen's records buttons, right of the clock in the last row at its foot in a 1000 x 700
+// window: "Open PGN…", "Set up a position…".
+constexpr Point kOpenPgn{500, 640};
+constexpr Point kSetUpPosition{690, 640};
 
 // A Big5 file of two games, as old Taiwanese and Hong Kong archives are: opened through the file
 // dialog (the path typed), the first game picked, replayed a few moves, then saved through the
