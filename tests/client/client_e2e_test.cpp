@@ -242,6 +242,7 @@ protected:
         options.binary = XQ_SERVER_BIN_PATH;
         options.db = dir_ / "games.db";
         options.name = "e2e";
+        options.extra_args = server_args();
         auto started = LocalServer::start(options);
         ASSERT_TRUE(started) << started.error();
         server_.emplace(std::move(*started));
@@ -255,6 +256,8 @@ protected:
         if (!std::getenv("XQ_KEEP")) fs::remove_all(dir_, ignored);
     }
     std::uint16_t port() const { return server_->port(); }
+    // More options for the fixture's server.
+    virtual std::vector<std::string> server_args() const { return {}; }
 
     // Red creates a game by clicking through its lobby; the game's id, as the server lists it.
     proto::GameId create_by_clicks(ClientWindow& red, const std::string& host) {
@@ -439,6 +442,41 @@ TEST_F(ClientEndToEnd, KilledClientStartedAgainReturnsToItsGameAndPlaysOn) {
     EXPECT_TRUE(alice.running());
     EXPECT_TRUE(again.running());
     EXPECT_TRUE(second.running());
+}
+
+// A server that gives a disconnected player 3 s to come back.
+class ClientGraceEndToEnd : public ClientEndToEnd {
+protected:
+    std::vector<std::string> server_args() const override { return {"--grace-seconds", "3"}; }
+};
+
+// Issue 17: "may return for 1:00" never moved, and Claim never appeared unless the client happened
+// to reconnect. Now the opponent's window counts the grace down by itself and, at zero, offers the
+// claim; a real click on Claim win ends the game on the server.
+TEST_F(ClientGraceEndToEnd, TheCountdownReachesZeroAndClaimWins) {
+    ClientWindow alice("alice", port(), dir_ / "alice");
+    const proto::GameId id = create_by_clicks(alice, "alice");
+    ASSERT_NE(id, 0u) << "alice's click did not create a game";
+    auto bob = std::make_unique<ClientWindow>("bob", port(), dir_ / "bob");
+    ASSERT_TRUE(join_by_clicks(*bob, id)) << "bob's click did not start the game";
+    ASSERT_TRUE(move_by_clicks(alice, "h2e2", false));
+    ASSERT_TRUE(move_by_clicks(*bob, "h9g7", true));
+    bob->kill_hard();
+    const auto away = wait_for_body<proto::PlayerConnection>(*referee_);
+    ASSERT_TRUE(away);
+    EXPECT_FALSE(away->player.connected);
+    std::this_thread::sleep_for(1s);
+    alice.screenshot("grace-countdown");
+    std::this_thread::sleep_for(3s);  // the grace runs out with no event from anyone: only the clock
+    alice.screenshot("grace-claim");
+    // The claim row is the only offer row; "Claim win" is the first of its two buttons.
+    const Rect row = panel_layout(game_layout(kWidth, kHeight).panel, true, 1).offers;
+    const float bw = std::clamp(row.w * 0.24f, 64.0f, 94.0f), row_h = row.h - 6;
+    alice.click({row.x + row.w - 2 * bw - 10 + bw / 2, row.y + 5 + (row_h - 10) / 2});
+    const auto ended = wait_for_body<proto::GameEnded>(*referee_);
+    ASSERT_TRUE(ended) << "alice's click on Claim win did not end the game";
+    EXPECT_EQ(ended->outcome.result, proto::GameResult::RedWins);
+    EXPECT_TRUE(alice.running());
 }
 
 // The screen's colour at (x, y): what X shows there, not the window's own buffer (what F12 saves).
