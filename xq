@@ -15,6 +15,7 @@ packages=(
   iproute2  # tests/server/net/netns: two hosts in network namespaces
   libsfml-dev libx11-dev fonts-wqy-microhei xdotool
   clang-19 libclang-rt-19-dev  # fuzz/: libFuzzer (clang 14 cannot compile C++23's <expected>)
+  libssl-dev ca-certificates libsodium-dev  # issue 18: TLS (OpenSSL 3), Argon2id and tokens (libsodium)
 )
 
 usage() {
