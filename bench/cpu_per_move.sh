@@ -11,7 +11,7 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2086  # SERVER_EXTRA is a list of options
 "$bin" --listen "127.0.0.1:$port" --db "$tmp/x.db" --discovery-port 0 --log-level warn \
-  --max-connections-per-address 20000 ${SERVER_EXTRA---rate-limit 0} &
+  --max-connections-per-address 20000 ${SERVER_EXTRA---max-waiting-games-per-address 0 --rate-limit 0} &
 pid=$!
 sleep 0.5
 cpu() { awk '{ print $14 + $15 }' "/proc/$pid/stat"; }

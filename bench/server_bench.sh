@@ -37,7 +37,7 @@ start() {  # server|relay
   port=$((port + 1))
   if [[ "$1" == server ]]; then
     "$server_bin" --listen "127.0.0.1:$port" --db "$tmp/bench-$port.db" --discovery-port 0 --log-level warn \
-      --max-connections-per-address 20000 --rate-limit 0 2>>"$tmp/server.log" &
+      --max-connections-per-address 20000 --max-waiting-games-per-address 0 --rate-limit 0 2>>"$tmp/server.log" &
   else
     "$relay_bin" --listen "127.0.0.1:$port" >/dev/null &
   fi

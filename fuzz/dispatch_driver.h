@@ -47,6 +47,8 @@ private:
         void deliver(std::string_view payload) override;
         void close(server::CloseReason, bool) override { closing_ = true; }
         bool open() const override { return open_; }
+        // All the fuzzer's participants share one address, as clients behind one NAT would.
+        const std::string& address_group() const override { return group_; }
 
         std::vector<std::string> inbox;  // delivered since the last check
         bool closing_ = false;           // asked to close: reported closed at the end of the turn
@@ -54,6 +56,7 @@ private:
 
     private:
         std::uint64_t id_;
+        std::string group_ = "192.0.2.1";
     };
 
     // What a participant has learnt from the wire, per game: its last version seen (the events

@@ -119,9 +119,10 @@ struct Claim {
 };
 
 struct ListArchive {
-    std::uint32_t offset = 0;  // newest first
+    std::uint32_t offset = 0;  // newest first; superseded by `after`
     std::uint32_t limit = 0;   // 0: the server's default; the server caps it
     std::string player;        // "": everyone
+    std::string after = {};    // the previous page's ArchiveList::next; "": the first page
     friend bool operator==(const ListArchive&, const ListArchive&) = default;
 };
 
@@ -130,9 +131,18 @@ struct GetArchived {
     friend bool operator==(const GetArchived&, const GetArchived&) = default;
 };
 
+// Stops or resumes delivering one chat channel of a game to this session (the reply: a Snapshot
+// whose chat leaves the muted lines out).
+struct Mute {
+    GameId game_id = 0;
+    ChatChannel channel = ChatChannel::Players;  // a player's opponent, or the other spectators
+    bool muted = true;
+    friend bool operator==(const Mute&, const Mute&) = default;
+};
+
 using ClientBody =
     std::variant<Hello, Ping, ListGames, CreateGame, JoinGame, QuickMatch, Leave, WatchGame, MakeMove, Resign,
-                 MakeOffer, AnswerOffer, Abort, SendChat, Resume, Claim, ListArchive, GetArchived>;
+                 MakeOffer, AnswerOffer, Abort, SendChat, Resume, Claim, ListArchive, GetArchived, Mute>;
 
 struct ClientMessage {
     std::uint64_t request_id = 0;  // chosen by the client, echoed by the reply

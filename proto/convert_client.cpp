@@ -116,13 +116,23 @@ void fill(pb::ListArchive& out, const ListArchive& in) {
     out.set_offset(in.offset);
     out.set_limit(in.limit);
     out.set_player(in.player);
+    out.set_after(in.after);
 }
 ListArchive read(const pb::ListArchive& in, Reader&) {
-    return ListArchive{in.offset(), in.limit(), in.player()};
+    return ListArchive{in.offset(), in.limit(), in.player(), in.after()};
 }
 
 void fill(pb::GetArchived& out, const GetArchived& in) { out.set_game_id(in.game_id); }
 GetArchived read(const pb::GetArchived& in, Reader&) { return GetArchived{in.game_id()}; }
+
+void fill(pb::Mute& out, const Mute& in) {
+    out.set_game_id(in.game_id);
+    out.set_channel(wire<pb::ChatChannel>(in.channel));
+    out.set_muted(in.muted);
+}
+Mute read(const pb::Mute& in, Reader& r) {
+    return Mute{in.game_id(), r.get<ChatChannel>(in.channel(), "mute.channel"), in.muted()};
+}
 
 // The oneof slot each request goes into.
 pb::Hello* slot(pb::ClientMessage& m, const Hello&) { return m.mutable_hello(); }
@@ -143,6 +153,7 @@ pb::Resume* slot(pb::ClientMessage& m, const Resume&) { return m.mutable_resume(
 pb::Claim* slot(pb::ClientMessage& m, const Claim&) { return m.mutable_claim(); }
 pb::ListArchive* slot(pb::ClientMessage& m, const ListArchive&) { return m.mutable_list_archive(); }
 pb::GetArchived* slot(pb::ClientMessage& m, const GetArchived&) { return m.mutable_get_archived(); }
+pb::Mute* slot(pb::ClientMessage& m, const Mute&) { return m.mutable_mute(); }
 
 }  // namespace
 
@@ -190,6 +201,8 @@ ClientBody read(const pb::ClientMessage& in, Reader& r) {
             return read(in.list_archive(), r);
         case K::kGetArchived:
             return read(in.get_archived(), r);
+        case K::kMute:
+            return read(in.mute(), r);
         case K::BODY_NOT_SET:
             break;
     }

@@ -38,6 +38,11 @@ constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames = {
     "unknown_message",
     "internal",
     "no_computer",
+    // 29-35: the accounts' codes (issue 18), named here until they are merged.
+    "reserved_29", "reserved_30", "reserved_31", "reserved_32", "reserved_33", "reserved_34", "reserved_35",
+    "already_greeted",
+    "too_many_games",
+    "bad_text",
 };
 
 }  // namespace

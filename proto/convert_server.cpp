@@ -276,9 +276,10 @@ Resumed read(const pb::Resumed& in, Reader& r) {
 void fill(pb::ArchiveList& out, const ArchiveList& in) {
     for (const auto& entry : in.games) fill(*out.add_games(), entry);
     out.set_total(in.total);
+    out.set_next(in.next);
 }
 ArchiveList read(const pb::ArchiveList& in, Reader& r) {
-    ArchiveList out{{}, in.total()};
+    ArchiveList out{{}, in.total(), in.next()};
     for (const auto& entry : in.games()) out.games.push_back(read(entry, r));
     return out;
 }

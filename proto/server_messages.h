@@ -188,6 +188,7 @@ struct Resumed {
 struct ArchiveList {
     std::vector<ArchiveEntry> games;
     std::uint32_t total = 0;  // matching games over all pages
+    std::string next = {};    // ListArchive::after for the next page; "" on the last page
     friend bool operator==(const ArchiveList&, const ArchiveList&) = default;
 };
 

@@ -62,8 +62,12 @@ enum class ErrorCode : std::uint8_t {
     UnknownMessage = 26,  // a message kind this server does not know
     Internal = 27,
     NoComputer = 28,  // CreateGame.computer_level: no computer of that level is free
+    // 29-35: the accounts' codes (issue 18).
+    AlreadyGreeted = 36,  // a second Hello on a session: refused, nothing changes
+    TooManyGames = 37,    // the address already hosts the most waiting games allowed
+    BadText = 38,         // chat text with control characters (newlines, tabs, bidi overrides)
 };
-inline constexpr int kErrorCodeCount = 29;
+inline constexpr int kErrorCodeCount = 39;
 
 std::string_view code_name(ErrorCode code);  // "unsupported_version", ...; "unspecified"
 std::string_view to_string(Side side);       // "red", "black"

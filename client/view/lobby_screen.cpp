@@ -71,8 +71,10 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const Lobb
         }
         for (const auto& g : ctx_.lobby.open) {
             const std::string plays = g.host_color == "random" ? "random colour" : "plays " + g.host_color;
-            // The server's computer opponents host as "bot level N".
-            const bool computer = g.host.starts_with("bot level ");
+            // The server's computer opponents host as "bot level N"; the server gives no person that
+            // name (a person who asks for it is called "bot level N (person)").
+            const bool computer = g.host.size() == 11 && g.host.starts_with("bot level ") && g.host[10] >= '1' &&
+                                  g.host[10] <= '8';
             const std::string who = computer ? "Computer, level " + g.host.substr(10) : g.host;
             if (game_row(target, in, row_at(y), who + " (" + plays + ")",
                          computer ? sf::Color(150, 200, 240) : ui::color::kText, to_string(g.time_control), "Join", true))

@@ -54,6 +54,7 @@ struct CommandLine {
     std::string listen = "0.0.0.0:7777", db, level = "info", name = host_name();
     int discovery_port = xq::proto::kDiscoveryPort;
     std::size_t per_address = 64;
+    std::size_t waiting_per_address = 2;
     int bots = 0;
     int grace_seconds = 60;
     int first_move_seconds = 30;
@@ -77,14 +78,18 @@ po::options_description describe(CommandLine& line) {
         "UDP port answering LAN discovery; 0 turns discovery off")(
         "max-connections-per-address",
         po::value(&line.per_address)->default_value(line.per_address),
-        "connections allowed from one client address")(
+        "connections allowed from one client address (an IPv6 address counts by its /64)")(
+        "max-waiting-games-per-address",
+        po::value(&line.waiting_per_address)->default_value(line.waiting_per_address),
+        "games waiting for an opponent that one client address may host at once; 0: no limit")(
         "grace-seconds", po::value(&line.grace_seconds)->default_value(line.grace_seconds),
         "how long a dropped player may take to resume before the opponent may claim the game")(
         "first-move-seconds", po::value(&line.first_move_seconds)->default_value(line.first_move_seconds),
         "how long each side may take over its first move before the game is aborted (no clock runs until "
         "both have moved)")(
         "rate-limit", po::value(&line.rate_per_second)->default_value(line.rate_per_second),
-        "requests per second each connection may make (pings are free); 0 turns the limit off")(
+        "requests per second each connection may make (pings are free); 0 turns this limit and the chat "
+        "limit per address off")(
         "rate-burst", po::value(&line.rate_burst)->default_value(line.rate_burst),
         "requests a quiet connection may make at once")(
         "parent-pid", po::value(&line.parent_pid)->default_value(line.parent_pid),
@@ -130,6 +135,7 @@ std::expected<ServerConfig, std::string> server_config(const CommandLine& line) 
         return std::unexpected("--discovery-port must be 0 to 65535");
     if (line.discovery_port > 0) config.discovery = static_cast<std::uint16_t>(line.discovery_port);
     config.connections.max_per_address = line.per_address;
+    config.max_waiting_per_group = line.waiting_per_address;
     if (line.grace_seconds < 0 || line.grace_seconds > 86400 || line.rate_per_second < 0 ||
         line.rate_burst < 1)
         return std::unexpected(

@@ -15,7 +15,8 @@ Dispatcher::Dispatcher(DispatchConfig config, Store& store, DispatchLoop& loop, 
       outbox_(store, [&loop] { loop.post_release(); }),
       random_(std::move(random)),
       lobby_(random_, [] { return std::chrono::system_clock::now(); },
-             [this](const FinishedGame& game) { on_archive(game); }) {
+             [this](const FinishedGame& game) { on_archive(game); }),
+      join_guard_(config_.join_codes) {
     lobby_.set_first_move_time(std::chrono::duration_cast<Millis>(config_.first_move));
     lobby_.set_site(config_.name);
 }
@@ -30,7 +31,10 @@ std::vector<std::shared_ptr<Peer>> Dispatcher::peers() const {
 void Dispatcher::on_frame(const std::shared_ptr<Peer>& peer, std::string_view payload) {
     auto [it, fresh] = clients_.try_emplace(peer->id());
     Client& client = it->second;
-    if (fresh) client.peer = peer;
+    if (fresh) {
+        client.peer = peer;
+        groups_[peer->address_group()].members.insert(peer->id());
+    }
     auto message = proto::decode_client(payload);
     // Every request but a Ping spends a credit, undecodable ones too; a flooder is refused, then cut off.
     if (!message || !std::holds_alternative<proto::Ping>(message->body)) {
@@ -73,6 +77,9 @@ void Dispatcher::on_closed(const Peer& peer) {
     const auto it = clients_.find(peer.id());
     if (it == clients_.end()) return;
     leave_all(it->second);
+    // The group stays while its chat allowance refills (sweep_finished_rooms forgets it then), so
+    // reconnecting does not refill it.
+    if (auto group = groups_.find(peer.address_group()); group != groups_.end()) group->second.members.erase(peer.id());
     clients_.erase(it);
 }
 
@@ -113,6 +120,10 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
             if (client == clients_.end()) continue;
             const bool mover = move && room->seat_of(who) == move->mover;
             const bool is_asker = who == asker && !answered;
+            if (const auto* line = std::get_if<proto::ChatLine>(&*body); line && who != asker) {
+                const auto seat = room->seat_of(who);
+                if (muted_for(client->second, id, *line, seat ? std::optional(wire::side(*seat)) : std::nullopt)) continue;
+            }
             if (!mover && !is_asker) {
                 outbox_.deliver(client->second.peer, shared, &id);
                 continue;
@@ -129,6 +140,7 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
 void Dispatcher::enter(Client& client, const RoomId& id, Role role) {
     members_[id][client.peer->id()] = role;
     client.rooms.insert(id);
+    if (role == Role::Player && private_rooms_.contains(id)) client.private_seats.insert(id);
 }
 
 void Dispatcher::leave_all(Client& client) {
@@ -139,6 +151,7 @@ void Dispatcher::leave_all(Client& client) {
             members->second.erase(who);
             if (members->second.empty()) members_.erase(members);
         }
+        client.muted.erase(id);
         Room* room = lobby_.find(id);
         if (!room) continue;
         const auto events =
@@ -172,6 +185,10 @@ void Dispatcher::sweep_finished_rooms() {
         tell_cancelled(id, version, std::nullopt, "The host left and did not come back: the game is cancelled.");
         forget_room(id);
     }
+    join_guard_.prune(now());
+    std::erase_if(groups_, [&](const auto& kv) {
+        return kv.second.members.empty() && kv.second.chat.full(config_.rate.chat_per_second, config_.rate.chat_burst, now());
+    });
 }
 
 // A waiting game is gone from the lobby: its watchers hear it as an abort (it was never journaled).
@@ -191,11 +208,15 @@ void Dispatcher::tell_cancelled(const RoomId& id, std::uint64_t version, std::op
 void Dispatcher::forget_room(const RoomId& id) {
     if (const auto members = members_.find(id); members != members_.end()) {
         for (const auto& [who, role] : members->second)
-            if (auto client = clients_.find(who); client != clients_.end()) client->second.rooms.erase(id);
+            if (auto client = clients_.find(who); client != clients_.end()) {
+                client->second.rooms.erase(id);
+                client->second.muted.erase(id);
+            }
         members_.erase(members);
     }
     private_rooms_.erase(id);
     counts_.erase(id);
+    join_guard_.forget_game(id);
 }
 
 void Dispatcher::spectators_changed(const RoomId& id) {

@@ -21,6 +21,7 @@
 #include "server/rooms/lobby.h"
 #include "server/dispatch/outbox.h"
 #include "server/dispatch/peer.h"
+#include "server/dispatch/join_code_guard.h"
 #include "server/dispatch/rate_limit.h"
 #include "server/store/store.h"
 
@@ -42,6 +43,10 @@ struct DispatchConfig {
     // The key of the computer opponents this server started (Hello.computer_key); empty: no Hello
     // may give a computer level.
     std::string computer_key;
+    // Games waiting for an opponent that one address group may host at once (the server's own
+    // computers aside), so that a few addresses cannot fill the lobby; 0: no limit.
+    std::size_t max_waiting_per_group = 2;
+    JoinCodeLimits join_codes;  // wrong join codes per address group and per game
 };
 
 // What the dispatcher needs of the loop that runs it.
@@ -95,7 +100,15 @@ private:
         bool greeted = false;
         std::uint32_t computer_level = 0;  // a computer opponent (Hello.computer_level); 0: a person
         std::set<RoomId> rooms;  // rooms it sits in or watches
+        std::set<RoomId> private_seats;  // private games it has sat in (their archive entries are its to see)
+        // Chat channels it has muted, per room: bit 0 the players', bit 1 the spectators'.
+        std::map<RoomId, unsigned> muted;
         RateLimiter rate;
+    };
+    // The connections of one address group (address_group() of their peers) and what they share.
+    struct Group {
+        std::set<ParticipantId> members;
+        TokenBucket chat;
     };
     // Who is in a room, by participant (= peer) id.
     using Members = std::map<ParticipantId, Role>;
@@ -150,6 +163,15 @@ private:
     void on_resume(Client& c, std::uint64_t rid, const proto::Resume& m);
     void on_list_archive(Client& c, std::uint64_t rid, const proto::ListArchive& m);
     void on_get_archived(Client& c, std::uint64_t rid, const proto::GetArchived& m);
+    void on_mute(Client& c, std::uint64_t rid, const proto::Mute& m);
+    // A private game's join code is about to be checked: "" when `c` may try, else why not.
+    std::string join_code_refusal(const Client& c, const RoomId& id) const;
+    // Counts a wrong code if that is what `error` says.
+    void note_join_code(const Client& c, const RoomId& id, proto::ErrorCode error);
+    std::size_t waiting_games_of_group(const std::string& group) const;
+    // Whether `c` should not see `line` of room `id` (muted; its own lines always pass).
+    bool muted_for(const Client& c, const RoomId& id, const proto::ChatLine& line, std::optional<proto::Side> own) const;
+    void drop_muted(const Client& c, const RoomId& id, std::vector<proto::ChatLine>& lines, std::optional<proto::Side> own) const;
 
     DispatchConfig config_;
     Store& store_;
@@ -163,6 +185,8 @@ private:
     std::unordered_map<ParticipantId, Client> clients_;
     std::unordered_map<RoomId, Members> members_;
     std::set<RoomId> private_rooms_;
+    std::unordered_map<std::string, Group> groups_;  // by address group
+    JoinCodeGuard join_guard_;
 };
 
 }  // namespace xq::server

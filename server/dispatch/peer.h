@@ -4,6 +4,7 @@
 // knows of sockets, so the dispatcher builds and runs without Asio.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace xq::server {
@@ -34,6 +35,9 @@ public:
     // false). The transport reports the close with Dispatcher::on_closed.
     virtual void close(CloseReason reason, bool flush = false) = 0;
     virtual bool open() const = 0;
+    // Who the per-address limits count this peer as: its IPv4 address, or its IPv6 /64
+    // (server/net/address_group.h). Fixed for the peer's life.
+    virtual const std::string& address_group() const = 0;
 };
 
 }  // namespace xq::server

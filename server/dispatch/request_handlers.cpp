@@ -1,10 +1,12 @@
 // Request handlers: each checks what the protocol alone can check, asks the lobby or the room,
 // answers the asker and broadcasts the room's events.
 
+#include <cctype>
 #include <cstdio>
 
 #include "proto/types.h"
 #include "server/log/log.h"
+#include "server/dispatch/chat_text.h"
 #include "server/dispatch/dispatcher.h"
 #include "server/dispatch/wire.h"
 
@@ -15,6 +17,9 @@ using PE = proto::ErrorCode;
 
 constexpr std::size_t kMaxNameBytes = 32;
 constexpr std::uint32_t kArchivePage = 50;
+// Old clients page by offset; SQLite reads every row it skips, on the game loop, so an offset is
+// served only this far (a few milliseconds of reading); past it, page with ListArchive.after.
+constexpr std::uint32_t kMaxArchiveOffset = 1000;
 // Per list in a GameList, so that one always fits in a frame (a summary is at most ~140 bytes).
 constexpr std::size_t kListedGames = 150;
 
@@ -40,6 +45,15 @@ std::string clean_name(std::string_view raw, std::uint64_t session) {
         if (!name.empty() && static_cast<unsigned char>(name.back()) >= 0xC0) name.pop_back();
     }
     return name.empty() ? "guest-" + std::to_string(session) : name;
+}
+
+// "bot level ..." in any case of ASCII letters, as the server's computers are named.
+bool looks_like_a_computer(std::string_view name) {
+    constexpr std::string_view kPrefix = "bot level";
+    if (name.size() < kPrefix.size()) return false;
+    for (std::size_t i = 0; i < kPrefix.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(name[i])) != kPrefix[i]) return false;
+    return true;
 }
 
 template <class T>
@@ -83,6 +97,7 @@ void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
             else if constexpr (std::is_same_v<T, proto::Resume>) on_resume(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::ListArchive>) on_list_archive(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::GetArchived>) on_get_archived(c, rid, m);
+            else if constexpr (std::is_same_v<T, proto::Mute>) on_mute(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::Hello> || std::is_same_v<T, proto::Ping>) {
             } else on_room_request(c, rid, body);
         },
@@ -90,6 +105,11 @@ void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
 }
 
 void Dispatcher::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {
+    // A session's name is fixed by its first Hello: a second one would rename a player in the
+    // middle of its games and chat (or turn a person into "the computer").
+    if (c.greeted)
+        return send(c, wire::error(rid, PE::AlreadyGreeted,
+                                   "this session has already said Hello; its name stays '" + c.name + "'"));
     if (m.protocol_version != proto::kProtocolVersion) {
         send(c, wire::error(rid, PE::UnsupportedVersion,
                             "this server speaks protocol version " + std::to_string(proto::kProtocolVersion) +
@@ -104,6 +124,9 @@ void Dispatcher::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {
         (config_.computer_key.empty() || !equal_in_constant_time(m.computer_key, config_.computer_key)))
         return send(c, wire::error(rid, PE::BadToken, "only this server's own computer opponents may give a level"));
     c.name = clean_name(m.player_name, c.peer->id());
+    // The server's computers are named "bot level N" (bot/player.cpp) and clients show such a host
+    // as the computer: a person may not take that name, so the name is marked as a person's.
+    if (m.computer_level == 0 && looks_like_a_computer(c.name)) c.name += " (person)";
     c.computer_level = m.computer_level;
     c.greeted = true;
     char id[20];
@@ -130,6 +153,12 @@ void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame
                               : m.color == proto::ColorChoice::Black ? ColorChoice::Black
                                                                      : ColorChoice::Random;
     if (m.computer_level != 0) return on_create_vs_computer(c, rid, m, *control, color);
+    const std::string& group = c.peer->address_group();
+    if (config_.max_waiting_per_group > 0 && c.computer_level == 0 &&
+        waiting_games_of_group(group) >= config_.max_waiting_per_group)
+        return send(c, wire::error(rid, PE::TooManyGames,
+                                   "your address already hosts " + std::to_string(config_.max_waiting_per_group) +
+                                       " games waiting for an opponent: wait for one to start, or cancel one"));
     auto created = lobby_.create({c.name, c.peer->id(), *control, color, m.is_private}, now());
     if (!created) return send(c, wire::error(rid, created.error()));
     if (m.is_private) private_rooms_.insert(created->id);
@@ -142,8 +171,13 @@ void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame
 void Dispatcher::on_join(Client& c, std::uint64_t rid, const proto::JoinGame& m) {
     const auto id = wire::room_id(m.game_id);
     if (!id) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    if (auto why = join_code_refusal(c, *id); !why.empty())
+        return send(c, wire::error(rid, PE::RateLimited, std::move(why), m.game_id));
     auto seated = lobby_.join(*id, c.name, c.peer->id(), m.join_code, now());
-    if (!seated) return send(c, wire::error(rid, seated.error(), m.game_id));
+    if (!seated) {
+        note_join_code(c, *id, wire::error_code(seated.error().code));
+        return send(c, wire::error(rid, seated.error(), m.game_id));
+    }
     enter(c, *id, Role::Player);
     send(c, {rid, proto::Seated{m.game_id, wire::side(seated->joined.color), "", seated->joined.token}});
     broadcast(*id, seated->joined.events);
@@ -200,11 +234,19 @@ void Dispatcher::on_leave(Client& c, std::uint64_t rid, const proto::Leave& m) {
 void Dispatcher::on_watch(Client& c, std::uint64_t rid, const proto::WatchGame& m) {
     const auto id = wire::room_id(m.game_id);
     if (!id) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    if (auto why = join_code_refusal(c, *id); !why.empty())
+        return send(c, wire::error(rid, PE::RateLimited, std::move(why), m.game_id));
     auto events = lobby_.watch(*id, c.peer->id(), m.join_code);
-    if (!events) return send(c, wire::error(rid, events.error(), m.game_id));
+    if (!events) {
+        note_join_code(c, *id, wire::error_code(events.error().code));
+        return send(c, wire::error(rid, events.error(), m.game_id));
+    }
     const Room* room = lobby_.find(*id);
-    enter(c, *id, room->seat_of(c.peer->id()) ? Role::Player : Role::Spectator);
-    send(c, {rid, wire::snapshot(*room, now(), private_rooms_.contains(*id), room->seat_of(c.peer->id()))}, &*id);
+    const auto seat = room->seat_of(c.peer->id());
+    enter(c, *id, seat ? Role::Player : Role::Spectator);
+    auto snapshot = wire::snapshot(*room, now(), private_rooms_.contains(*id), seat);
+    drop_muted(c, *id, snapshot.chat, seat ? std::optional(wire::side(*seat)) : std::nullopt);
+    send(c, {rid, std::move(snapshot)}, &*id);
     broadcast(*id, *events);
 }
 
@@ -226,6 +268,15 @@ void Dispatcher::on_room_request(Client& c, std::uint64_t rid, const proto::Clie
     if (!room) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", game));
     const ParticipantId who = c.peer->id();
     const TimePoint at = now();
+    if (const auto* chat = std::get_if<proto::SendChat>(&body)) {
+        // Refused, not cleaned: a line broken in two, or read right to left from its middle, could
+        // pass for something someone else said.
+        if (const auto bad = control_character(chat->text); !bad.empty())
+            return send(c, wire::error(rid, PE::BadText, "chat text may not hold " + bad, game));
+        if (config_.rate.per_second > 0 &&
+            !groups_[c.peer->address_group()].chat.take(config_.rate.chat_per_second, config_.rate.chat_burst, at))
+            return send(c, wire::error(rid, PE::RateLimited, "too much chat from your address: wait a moment", game));
+    }
     Reply reply = std::visit(
         [&](const auto& m) -> Reply {
             using T = std::decay_t<decltype(m)>;
@@ -303,14 +354,23 @@ void Dispatcher::on_resume(Client& c, std::uint64_t rid, const proto::Resume& m)
 }
 
 void Dispatcher::on_list_archive(Client& c, std::uint64_t rid, const proto::ListArchive& m) {
+    std::optional<ArchiveKey> after;
+    if (!m.after.empty() && !(after = wire::parse_archive_key(m.after)))
+        return send(c, wire::error(rid, PE::BadRequest, "ListArchive.after is not a key the server gave (ArchiveList.next)"));
+    const std::uint32_t offset = after ? 0 : m.offset;
+    if (offset > kMaxArchiveOffset)
+        return send(c, wire::error(rid, PE::BadRequest,
+                                   "an archive offset is served up to " + std::to_string(kMaxArchiveOffset) +
+                                       "; page on with ListArchive.after (ArchiveList.next)"));
     flush_archive();  // a game that just ended is listed
     const std::uint32_t limit = m.limit == 0 ? kArchivePage : std::min(m.limit, kArchivePage);
-    auto page = store_.list_archived(m.offset, limit,
-                                     m.player.empty() ? std::nullopt : std::optional<std::string_view>(m.player));
+    auto page = store_.list_archived(offset, limit,
+                                     m.player.empty() ? std::nullopt : std::optional<std::string_view>(m.player), after);
     if (!page) return send(c, wire::error(rid, PE::Internal, "the archive is unavailable"));
     proto::ArchiveList out;
     for (const auto& s : page->games) out.games.push_back(wire::archive_entry(s));
     out.total = static_cast<std::uint32_t>(page->total);
+    if (page->next) out.next = wire::archive_key(*page->next);
     send(c, {rid, std::move(out)});
 }
 
@@ -318,6 +378,10 @@ void Dispatcher::on_get_archived(Client& c, std::uint64_t rid, const proto::GetA
     flush_archive();
     const auto id = wire::room_id(m.game_id);
     auto game = id ? store_.fetch_archived(*id) : std::unexpected(StoreError{StoreErrorCode::NotFound, ""});
+    // A private game is shown only to a session that sat in it; anyone else hears what a game
+    // that does not exist gives, so the id tells nothing.
+    if (game && game->is_private && !c.private_seats.contains(*id))
+        game = std::unexpected(StoreError{StoreErrorCode::NotFound, ""});
     if (!game) {
         const bool missing = game.error().code == StoreErrorCode::NotFound;
         return send(c, wire::error(rid, missing ? PE::NoSuchGame : PE::Internal,
@@ -328,6 +392,57 @@ void Dispatcher::on_get_archived(Client& c, std::uint64_t rid, const proto::GetA
     // A game record can exceed one frame; the PGN is the first thing to drop, moves stay.
     if (out.pgn.size() + out.moves.size() * 6 > proto::kMaxFrameBytes - 4096) out.pgn.clear();
     send(c, {rid, std::move(out)});
+}
+
+std::string Dispatcher::join_code_refusal(const Client& c, const RoomId& id) const {
+    const Room* room = lobby_.find(id);
+    // Only a private game's code is checked, and never against its own players.
+    if (!room || !lobby_.join_code(id) || room->seat_of(c.peer->id())) return "";
+    return join_guard_.refusal(c.peer->address_group(), id, now());
+}
+
+void Dispatcher::note_join_code(const Client& c, const RoomId& id, proto::ErrorCode error) {
+    if (error == PE::WrongJoinCode) join_guard_.wrong(c.peer->address_group(), id, now());
+}
+
+std::size_t Dispatcher::waiting_games_of_group(const std::string& group) const {
+    const auto it = groups_.find(group);
+    if (it == groups_.end()) return 0;
+    std::size_t waiting = 0;
+    for (const ParticipantId who : it->second.members)
+        if (const auto client = clients_.find(who); client != clients_.end() && client->second.computer_level == 0)
+            waiting += hosts_waiting_game(client->second) ? 1 : 0;
+    return waiting;
+}
+
+bool Dispatcher::muted_for(const Client& c, const RoomId& id, const proto::ChatLine& line,
+                           std::optional<proto::Side> own) const {
+    const auto it = c.muted.find(id);
+    if (it == c.muted.end()) return false;
+    if (line.channel == proto::ChatChannel::Players) return (it->second & 1u) && !(own && line.side == own);
+    return (it->second & 2u) != 0;
+}
+
+void Dispatcher::drop_muted(const Client& c, const RoomId& id, std::vector<proto::ChatLine>& lines,
+                            std::optional<proto::Side> own) const {
+    std::erase_if(lines, [&](const proto::ChatLine& line) { return muted_for(c, id, line, own); });
+}
+
+// The reply is the game as the muter now sees it: a Snapshot whose chat leaves the muted lines out.
+void Dispatcher::on_mute(Client& c, std::uint64_t rid, const proto::Mute& m) {
+    const auto id = wire::room_id(m.game_id);
+    const Room* room = id ? lobby_.find(*id) : nullptr;
+    if (!room) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    if (!c.rooms.contains(*id))
+        return send(c, wire::error(rid, PE::NotAPlayer, "you neither play nor watch that game", m.game_id));
+    const unsigned bit = m.channel == proto::ChatChannel::Players ? 1u : 2u;
+    unsigned& mask = c.muted[*id];
+    mask = m.muted ? (mask | bit) : (mask & ~bit);
+    if (mask == 0) c.muted.erase(*id);
+    const auto seat = room->seat_of(c.peer->id());
+    auto snapshot = wire::snapshot(*room, now(), private_rooms_.contains(*id), seat);
+    drop_muted(c, *id, snapshot.chat, seat ? std::optional(wire::side(*seat)) : std::nullopt);
+    send(c, {rid, std::move(snapshot)}, &*id);
 }
 
 }  // namespace xq::server

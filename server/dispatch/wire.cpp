@@ -263,12 +263,27 @@ ArchivedGame archived(const FinishedGame& g) {
     out.pgn = g.pgn;
     out.started_at_ms = unix_ms(g.started_at);
     out.ended_at_ms = unix_ms(g.ended_at);
+    out.is_private = g.is_private;
     return out;
 }
 
 proto::ArchiveEntry archive_entry(const ArchiveSummary& s) {
     return {game_id(s.id), s.red_name, s.black_name, record_time_control(s.time_control),
             outcome(s.result, s.reason, "", s.ply_count, {}), s.ended_at_ms};
+}
+
+std::string archive_key(const ArchiveKey& key) { return std::to_string(key.ended_at_ms) + "." + key.id; }
+
+std::optional<ArchiveKey> parse_archive_key(std::string_view text) {
+    const auto dot = text.find('.');
+    if (dot == std::string_view::npos || dot == 0) return std::nullopt;
+    ArchiveKey key;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + dot, key.ended_at_ms);
+    if (ec != std::errc{} || end != text.data() + dot) return std::nullopt;
+    key.id = std::string(text.substr(dot + 1));
+    // Room ids are 12 hex digits (wire::room_id); anything else names no game.
+    if (key.id.size() != 12 || key.id.find_first_not_of("0123456789abcdef") != std::string::npos) return std::nullopt;
+    return key;
 }
 
 proto::ArchivedGame archived_game(const ArchivedGame& g) {

@@ -39,5 +39,9 @@ std::optional<proto::RoomEvent> room_event(const Room& room, const Event& e, boo
 ArchivedGame archived(const FinishedGame& game);
 proto::ArchiveEntry archive_entry(const ArchiveSummary& s);
 proto::ArchivedGame archived_game(const ArchivedGame& g);
+// ArchiveList.next / ListArchive.after: "ENDED_AT_MS.ROOM_ID", opaque to clients; nullopt for
+// text that is not such a key.
+std::string archive_key(const ArchiveKey& key);
+std::optional<ArchiveKey> parse_archive_key(std::string_view text);
 
 }  // namespace xq::server::wire

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 
 #include "server/log/log.h"
+#include "server/net/address_group.h"
 
 namespace xq::server {
 namespace {
@@ -65,7 +66,7 @@ void Listener::sweep() {
 void Listener::released(const Session& session) {
     sessions_.erase(session.id());
     if (total_ > 0) --total_;
-    const auto it = per_address_.find(session.peer_address());
+    const auto it = per_address_.find(session.address_group());
     if (it != per_address_.end() && --it->second == 0) per_address_.erase(it);
 }
 
@@ -83,7 +84,8 @@ asio::awaitable<void> Listener::accept_loop() {
         }
         boost::system::error_code peer_ec;
         const auto remote = socket.remote_endpoint(peer_ec);
-        const std::string address = peer_ec ? "unknown" : remote.address().to_string();
+        // Counted by address group: an IPv6 /64 is one client (address_group.h).
+        const std::string address = peer_ec ? "unknown" : address_group(remote.address());
         if (total_ >= limits_.max_connections || per_address_[address] >= limits_.max_per_address) {
             log(LogLevel::Warn, "refusing ", address, ": connection cap reached");
             if (per_address_[address] == 0) per_address_.erase(address);

@@ -46,7 +46,7 @@ private:
     ListenerLimits limits_;
     SessionLimits session_limits_;
     SessionHandler& handler_;
-    std::unordered_map<std::string, std::size_t> per_address_;
+    std::unordered_map<std::string, std::size_t> per_address_;  // by address group (address_group.h)
     std::size_t total_ = 0;
     std::uint64_t next_id_ = 1;
 };

@@ -45,7 +45,8 @@ Server::Server(asio::io_context& io, ServerConfig config)
       sweep_timer_(io),
       count_timer_(io),
       dispatcher_(DispatchConfig{config_.name, config_.spectator_count_interval, config_.grace, config_.first_move,
-                                 config_.rate, config_.computer_key}, store_,
+                                 config_.rate, config_.computer_key, config_.max_waiting_per_group,
+                                 config_.join_codes}, store_,
                   *this, secure_random),
       listener_(io, config_.listen, config_.connections, config_.session, *this) {
     // The loop's connection never checkpoints; a thread of the store does (store/checkpointer.h).

@@ -40,6 +40,8 @@ struct ServerConfig {
     std::chrono::milliseconds first_move{Room::kFirstMoveTime};
     RateLimits rate;  // per connection; Ping is free
     std::string computer_key;  // of the bots this server starts (DispatchConfig::computer_key)
+    std::size_t max_waiting_per_group = 2;  // DispatchConfig::max_waiting_per_group; 0: no limit
+    JoinCodeLimits join_codes;
     // How often ended rooms and abandoned waiting games are looked for.
     std::chrono::milliseconds sweep_period{std::chrono::seconds(15)};
 };

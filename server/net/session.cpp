@@ -4,6 +4,7 @@
 
 #include "proto/frame.h"
 #include "server/log/log.h"
+#include "server/net/address_group.h"
 
 namespace xq::server {
 namespace {
@@ -80,12 +81,11 @@ Session::Session(tcp::socket socket, std::uint64_t id, const SessionLimits& limi
     boost::system::error_code ec;
     const auto endpoint = socket_.remote_endpoint(ec);
     peer_ = ec ? "unknown" : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+    group_ = ec ? "unknown" : server::address_group(endpoint.address());
     socket_.set_option(tcp::no_delay(true), ec);
     // Reads and writes are tried directly and must never block the server's one thread.
     socket_.non_blocking(true, ec);
 }
-
-std::string Session::peer_address() const { return peer_.substr(0, peer_.rfind(':')); }
 
 void Session::start() {
     last_read_ = Clock::now();

@@ -98,7 +98,7 @@ public:
 
     std::uint64_t id() const override { return id_; }
     const std::string& peer() const { return peer_; }
-    std::string peer_address() const;
+    const std::string& address_group() const override { return group_; }
     bool open() const override { return !closed_; }
     std::size_t queued_bytes() const { return pending_.size() + inflight_.size(); }
 
@@ -130,6 +130,7 @@ private:
     const SessionLimits& limits_;
     SessionHandler& handler_;
     std::string peer_;
+    std::string group_;  // what the per-address limits count (address_group.h)
     std::string partial_;   // an unfinished inbound frame, header included
     std::string pending_;   // queued frames not yet handed to the kernel
     std::string inflight_;  // the bytes of the write in progress

@@ -25,6 +25,7 @@ struct FinishedGame {
     std::string pgn;  // xqbase style, Chinese move text (common/pgn.h write_pgn)
     WallTime started_at;
     WallTime ended_at;
+    bool is_private = false;  // kept out of the public archive (Store::list_archived)
 };
 
 // Receives each finished game once. The server wires it to the SQLite store.

@@ -46,7 +46,9 @@ void Lobby::archive(const Room& room, TimePoint now) {
     const WallTime ended = wall_();
     const auto played = room.started_at() ? now - *room.started_at() : SteadyClock::duration{};
     const WallTime started = ended - std::chrono::duration_cast<WallTime::duration>(played);
-    archive_(make_finished_game(room, started, ended, site_));
+    FinishedGame game = make_finished_game(room, started, ended, site_);
+    game.is_private = join_code(room.id()).has_value();
+    archive_(game);
 }
 
 std::expected<Created, Error> Lobby::create(CreateGame request, TimePoint now) {

@@ -134,6 +134,7 @@ StoreResult<Store> Store::open(const std::filesystem::path& path, StoreOptions o
     Store store(std::move(*db));
     auto ready = store.configure(options);
     if (ready) ready = store.migrate();
+    if (ready) ready = store.forget_finished_join_codes();
     if (ready) ready = store.reload_live();
     if (!ready) return std::unexpected(in_context(std::move(ready.error()), path.string()));
     return store;
@@ -153,6 +154,14 @@ StoreResult<void> Store::configure(const StoreOptions& options) {
     // pages written anyway.
     if (auto secure = db_.exec("PRAGMA secure_delete = FAST"); !secure) return secure;
     return db_.exec("PRAGMA foreign_keys = ON");
+}
+
+// Files written before the join code was cleared at a game's end keep the codes of finished
+// private games: cleared here, at every open (a no-op once done), keeping the private mark ('').
+StoreResult<void> Store::forget_finished_join_codes() {
+    auto done = db_.run("UPDATE games SET join_code = '' WHERE status = 'archived' AND join_code <> ''");
+    if (!done) return std::unexpected(in_context(std::move(done.error()), "clear finished games' join codes"));
+    return {};
 }
 
 StoreResult<void> Store::clear() {
@@ -230,10 +239,11 @@ StoreResult<void> Store::archive_game(const ArchivedGame& g) {
     auto done = db_.run(
         "INSERT INTO games (id, status, red_name, black_name, base_seconds, increment_seconds, "
         "move_cap_seconds, start_fen, created_at, started_at, ended_at, result, reason, explanation, moves, "
-        "ply_count, pgn) VALUES (?, 'archived', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "ply_count, pgn, join_code) VALUES (?, 'archived', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         {g.id, g.red_name, g.black_name, g.time_control.base_seconds, g.time_control.increment_seconds,
          g.time_control.move_cap_seconds, g.start_fen, g.started_at_ms, g.started_at_ms, g.ended_at_ms,
-         to_string(g.result), to_string(g.reason), g.explanation, g.moves, std::int64_t{*plies}, g.pgn});
+         to_string(g.result), to_string(g.reason), g.explanation, g.moves, std::int64_t{*plies}, g.pgn,
+         g.is_private ? sql::Value(std::string_view("")) : sql::Value(nullptr)});
     if (!done) return std::unexpected(in_context(std::move(done.error()), context));
     return {};
 }
@@ -250,7 +260,8 @@ std::vector<StoreError> Store::archive_games(std::span<const ArchivedGame> games
 }
 
 StoreResult<ArchivePage> Store::list_archived(std::int64_t offset, std::int64_t limit,
-                                              std::optional<std::string_view> player) {
+                                              std::optional<std::string_view> player,
+                                              std::optional<ArchiveKey> after) {
     if (offset < 0 || limit < 1 || limit > kMaxPage) {
         return std::unexpected(detail::invalid("list archive: offset must be >= 0 and limit in 1.." +
                                                std::to_string(kMaxPage)));
@@ -259,23 +270,35 @@ StoreResult<ArchivePage> Store::list_archived(std::int64_t offset, std::int64_t 
     auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Read);
     if (!tx) return std::unexpected(std::move(tx.error()));
 
-    static const std::string kCountAll = "SELECT count(*) FROM games WHERE status = 'archived'";
+    // Private games (join_code not NULL: '' once finished) are never listed.
+    static const std::string kCountAll =
+        "SELECT count(*) FROM games WHERE status = 'archived' AND join_code IS NULL";
     // A player's games come from the two name indexes, each already in list order, so neither the
     // count nor the page scans the whole archive (an OR would, until ANALYZE has run). Names match
     // without regard to ASCII case, as the indexes are built (NOCASE). A game someone played against
     // themself is counted once, on the red side.
     static const std::string kCountPlayer =
-        "SELECT (SELECT count(*) FROM games WHERE red_name = ?1 COLLATE NOCASE AND status = 'archived') + "
+        "SELECT (SELECT count(*) FROM games WHERE red_name = ?1 COLLATE NOCASE AND status = 'archived' "
+        "AND join_code IS NULL) + "
         "(SELECT count(*) FROM games WHERE black_name = ?1 COLLATE NOCASE AND status = 'archived' "
-        "AND red_name <> ?1 COLLATE NOCASE)";
-    static const std::string kPageAll = "SELECT " + std::string(kSummaryColumns) +
-                                        " FROM games WHERE status = 'archived' "
-                                        "ORDER BY ended_at DESC, id DESC LIMIT ?1 OFFSET ?2";
-    static const std::string kPagePlayer =
-        "SELECT " + std::string(kSummaryColumns) + " FROM games WHERE red_name = ?3 COLLATE NOCASE AND status = 'archived' " +
-        "UNION ALL SELECT " + std::string(kSummaryColumns) +
-        " FROM games WHERE black_name = ?3 COLLATE NOCASE AND status = 'archived' AND red_name <> ?3 COLLATE NOCASE "
-        "ORDER BY ended_at DESC, id DESC LIMIT ?1 OFFSET ?2";
+        "AND red_name <> ?1 COLLATE NOCASE AND join_code IS NULL)";
+    // A page starts after a key (ended_at, id) that the index finds, not after rows skipped one
+    // by one (an offset, which the dispatcher caps).
+    const auto page_all = [](std::string_view key) {
+        return "SELECT " + std::string(kSummaryColumns) + " FROM games WHERE status = 'archived' AND join_code IS NULL" +
+               std::string(key) + " ORDER BY ended_at DESC, id DESC LIMIT ?1 OFFSET ?2";
+    };
+    const auto page_player = [](std::string_view key) {
+        return "SELECT " + std::string(kSummaryColumns) +
+               " FROM games WHERE red_name = ?3 COLLATE NOCASE AND status = 'archived' AND join_code IS NULL" +
+               std::string(key) + " UNION ALL SELECT " + std::string(kSummaryColumns) +
+               " FROM games WHERE black_name = ?3 COLLATE NOCASE AND status = 'archived' AND red_name <> ?3 "
+               "COLLATE NOCASE AND join_code IS NULL" +
+               std::string(key) + " ORDER BY ended_at DESC, id DESC LIMIT ?1 OFFSET ?2";
+    };
+    static const std::string kAfter = " AND (ended_at, id) < (?4, ?5)";
+    static const std::string kPageAll = page_all(""), kPageAllAfter = page_all(kAfter);
+    static const std::string kPagePlayer = page_player(""), kPagePlayerAfter = page_player(kAfter);
 
     ArchivePage page;
     auto count = player ? db_.query(kCountPlayer, {*player}) : db_.query(kCountAll);
@@ -284,7 +307,13 @@ StoreResult<ArchivePage> Store::list_archived(std::int64_t offset, std::int64_t 
     if (!counted) return std::unexpected(in_context(std::move(counted.error()), "list archive"));
     page.total = *counted ? count->int64(0) : 0;
 
-    auto rows = player ? db_.query(kPagePlayer, {limit, offset, *player}) : db_.query(kPageAll, {limit, offset});
+    // One row more than the page: whether there is a next page.
+    const std::string& sql = player ? (after ? kPagePlayerAfter : kPagePlayer) : (after ? kPageAllAfter : kPageAll);
+    const std::int64_t key_time = after ? after->ended_at_ms : 0;
+    const std::string_view key_id = after ? std::string_view(after->id) : std::string_view();
+    auto rows = after ? db_.query(sql, {limit + 1, offset, player.value_or(""), key_time, key_id})
+                : player ? db_.query(sql, {limit + 1, offset, *player})
+                         : db_.query(sql, {limit + 1, offset});
     if (!rows) return std::unexpected(in_context(std::move(rows.error()), "list archive"));
     while (true) {
         auto row = rows->next();
@@ -294,13 +323,18 @@ StoreResult<ArchivePage> Store::list_archived(std::int64_t offset, std::int64_t 
         if (!summary) return std::unexpected(std::move(summary.error()));
         page.games.push_back(std::move(*summary));
     }
+    if (static_cast<std::int64_t>(page.games.size()) > limit) {
+        page.games.pop_back();
+        page.next = ArchiveKey{page.games.back().ended_at_ms, page.games.back().id};
+    }
     return page;
 }
 
 StoreResult<ArchivedGame> Store::fetch_archived(std::string_view id) {
     auto q = db_.query(
         "SELECT id, red_name, black_name, base_seconds, increment_seconds, move_cap_seconds, start_fen, moves, "
-        "result, reason, explanation, pgn, started_at, ended_at FROM games WHERE id = ? AND status = 'archived'",
+        "result, reason, explanation, pgn, started_at, ended_at, join_code IS NOT NULL FROM games "
+        "WHERE id = ? AND status = 'archived'",
         {id});
     if (!q) return std::unexpected(in_context(std::move(q.error()), "fetch game"));
     auto row = q->next();
@@ -324,6 +358,7 @@ StoreResult<ArchivedGame> Store::fetch_archived(std::string_view id) {
     g.pgn = q->text(11);
     g.started_at_ms = q->int64(12);
     g.ended_at_ms = q->int64(13);
+    g.is_private = q->int64(14) != 0;
     return g;
 }
 

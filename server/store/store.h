@@ -51,6 +51,8 @@ struct ArchivedGame {
     std::string pgn;
     std::int64_t started_at_ms = 0;
     std::int64_t ended_at_ms = 0;
+    // A private game: never listed (list_archived), and its join code is not kept.
+    bool is_private = false;
     friend bool operator==(const ArchivedGame&, const ArchivedGame&) = default;
 };
 
@@ -67,10 +69,18 @@ struct ArchiveSummary {
     std::int64_t ended_at_ms = 0;
 };
 
+// Where a page of the archive begins: after this game in list order (newest first).
+struct ArchiveKey {
+    std::int64_t ended_at_ms = 0;
+    std::string id;
+    friend bool operator==(const ArchiveKey&, const ArchiveKey&) = default;
+};
+
 // A page of the archive, newest first (by ended_at, then id), with the count of every match.
 struct ArchivePage {
     std::vector<ArchiveSummary> games;
     std::int64_t total = 0;
+    std::optional<ArchiveKey> next;  // the key of the page's last game, when more follow
 };
 
 // What the server knows of a game when it starts. The resume tokens let a player who lost the
@@ -174,9 +184,12 @@ public:
     // duplicate id, say) does not keep the others out; the errors come back, one per refusal.
     std::vector<StoreError> archive_games(std::span<const ArchivedGame> games);
     // offset >= 0, 1 <= limit <= kMaxPage. `player` matches either side's name, ignoring the case
-    // of ASCII letters ("alice" finds "Alice").
+    // of ASCII letters ("alice" finds "Alice"). Private games are never listed. With `after`, the
+    // page begins after that key, found through the index (offset is then added to it, as 0 should be);
+    // a large offset costs a row read per row skipped.
     StoreResult<ArchivePage> list_archived(std::int64_t offset, std::int64_t limit,
-                                           std::optional<std::string_view> player = std::nullopt);
+                                           std::optional<std::string_view> player = std::nullopt,
+                                           std::optional<ArchiveKey> after = std::nullopt);
     StoreResult<ArchivedGame> fetch_archived(std::string_view id);
     static constexpr std::int64_t kMaxPage = 500;
 
@@ -232,6 +245,7 @@ private:
 
     StoreResult<void> configure(const StoreOptions& options);
     StoreResult<void> migrate();
+    StoreResult<void> forget_finished_join_codes();
     // Every live game (or only `id`) replayed from the journal, oldest first. A row out of order
     // (a gap in n, a move that is not the next ply, a takeback past the start) marks its game damaged.
     StoreResult<std::vector<ReplayedGame>> replay_journal(std::optional<std::string_view> id = std::nullopt);

@@ -78,15 +78,17 @@ StoreResult<void> Store::apply(const JournalRecord& record) {
         return done;
     }
     // A finish: the live row becomes the archive entry; a game never journaled live is inserted.
+    // A private game's join code goes with its tokens: only the mark that it was private stays.
     const ArchivedGame& g = std::get<JournalFinish>(record).game;
     auto plies = detail::count_iccs_moves(g.moves);
     if (!plies) return std::unexpected(std::move(plies.error()));
     auto done = db_.run(
         "UPDATE games SET status = 'archived', red_token = NULL, black_token = NULL, started_at = ?, "
-        "ended_at = ?, result = ?, reason = ?, explanation = ?, moves = ?, ply_count = ?, pgn = ? "
+        "ended_at = ?, result = ?, reason = ?, explanation = ?, moves = ?, ply_count = ?, pgn = ?, "
+        "join_code = CASE WHEN ? OR join_code IS NOT NULL THEN '' END "
         "WHERE id = ? AND status = 'live'",
         {g.started_at_ms, g.ended_at_ms, to_string(g.result), to_string(g.reason), g.explanation, g.moves,
-         std::int64_t{*plies}, g.pgn, g.id});
+         std::int64_t{*plies}, g.pgn, std::int64_t{g.is_private}, g.id});
     if (!done) return done;
     if (db_.changes() > 0) {
         forget(g.id);

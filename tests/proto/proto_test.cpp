@@ -85,7 +85,10 @@ std::vector<ClientBody> all_client_bodies() {
         Claim{7, ClaimKind::Win},
         Claim{7, ClaimKind::Draw},
         ListArchive{20, 10, "bob"},
+        ListArchive{0, 10, "", "1700000000000.0123456789ab"},  // the page after this key
         GetArchived{12},
+        Mute{7, ChatChannel::Players, true},
+        Mute{7, ChatChannel::Spectators, false},
     };
 }
 
@@ -97,6 +100,7 @@ std::vector<ServerBody> all_server_bodies() {
               "Red may not play a2a3: it would chase the horse a third time."},
         Error{ErrorCode::UnsupportedVersion, "server speaks 1, client 2", 0, "", ""},
         Error{ErrorCode::NoComputer, "no computer of level 3 is free on this server", 0, "", ""},
+        Error{ErrorCode::AlreadyGreeted, "this session has already said Hello", 0, "", ""},
         GameList{{open_game()}, {live_game(), live_game()}},
         GameList{},
         Seated{7, Side::Red, "", "tok-red"},
@@ -125,6 +129,7 @@ std::vector<ServerBody> all_server_bodies() {
         PlayerConnection{7, Side::Black, PlayerInfo{"bob", false, 60'000}},
         PlayerConnection{7, Side::Red, PlayerInfo{"alice", true, std::nullopt}},
         ArchiveList{{archived(), archived()}, 213},
+        ArchiveList{{archived()}, 213, "1700000000000.0123456789ab"},
         ArchivedGame{archived(), kStart, {"h2e2", "h9g7"}, "[Event \"Casual\"]\n\n1. C2.5 H8+7 0-1\n"},
     };
     for (const auto& event : all_events()) {

@@ -20,6 +20,16 @@ TestClient::TestClient(const std::string& address, std::uint16_t port, std::chro
     socket_.set_option(tcp::no_delay(true));
 }
 
+TestClient::TestClient(const std::string& address, std::uint16_t port, std::chrono::milliseconds timeout,
+                       const std::string& from)
+    : socket_(io_), timeout_(timeout) {
+    const auto to = asio::ip::make_address(address);
+    socket_.open(to.is_v4() ? tcp::v4() : tcp::v6());
+    socket_.bind(tcp::endpoint(asio::ip::make_address(from), 0));
+    socket_.connect(tcp::endpoint(to, port));
+    socket_.set_option(tcp::no_delay(true));
+}
+
 std::uint64_t TestClient::send(proto::ClientBody body) {
     const std::uint64_t id = next_id_++;
     send_raw(proto::encode_frame(proto::ClientMessage{id, std::move(body)}));

@@ -22,6 +22,9 @@ public:
     // A server at another address (the LAN test reaches one in another network namespace).
     TestClient(const std::string& address, std::uint16_t port,
                std::chrono::milliseconds timeout = std::chrono::seconds(5));
+    // From a chosen local address (127.0.0.2, ...): another client address for per-address limits.
+    TestClient(const std::string& address, std::uint16_t port, std::chrono::milliseconds timeout,
+               const std::string& from);
 
     // Sends a request with a fresh request id and returns that id.
     std::uint64_t send(proto::ClientBody body);

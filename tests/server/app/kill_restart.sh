@@ -13,6 +13,8 @@ port=$((21000 + RANDOM % 11000))  # below the ephemeral range (32768+)
 pid="" lg=""
 extra=()
 "$server" --help 2>&1 | grep -q -- --rate-limit && extra=(--rate-limit 0)
+# loadgen's 12 hosts wait on one address.
+"$server" --help 2>&1 | grep -q -- --max-waiting-games && extra+=(--max-waiting-games-per-address 0)
 
 cleanup() {
   [[ -n "$pid" ]] && kill -9 "$pid" 2>/dev/null

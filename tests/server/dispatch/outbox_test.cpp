@@ -37,6 +37,7 @@ public:
     }
     void close(CloseReason, bool) override { open_ = false; }
     bool open() const override { return open_; }
+    const std::string& address_group() const override { return group_; }
 
     std::vector<std::string> received;
     std::function<void()> on_deliver;
@@ -44,6 +45,7 @@ public:
 private:
     std::uint64_t id_;
     bool open_ = true;
+    std::string group_ = "192.0.2.1";
 };
 
 ArchivedGame finished(const RoomId& id) {

@@ -147,6 +147,67 @@ TEST_F(StoreTest, ListIsNewestFirstAndPages) {
     }
 }
 
+// Pages follow each other by key: the same games in the same order as by offset, each once; a
+// key is found through the archive index (no scan, no sort).
+TEST_F(StoreTest, ListPagesByKey) {
+    auto store = Store::open(db_path());
+    ASSERT_TRUE(store);
+    const std::vector<std::pair<std::string, std::int64_t>> ends = {
+        {"g0", 1000}, {"g1", 7000}, {"g2", 3000}, {"g3", 5000}, {"g4", 2000}, {"g5", 6000}, {"g6", 6000}};
+    for (const auto& [id, end] : ends) ASSERT_TRUE(store->archive_game(sample_game(id, "alice", "bob", end)));
+    for (const std::optional<std::string_view> player : {std::optional<std::string_view>(), std::optional<std::string_view>("BOB")}) {
+        std::vector<std::string> seen;
+        std::optional<ArchiveKey> after;
+        int pages = 0;
+        do {
+            auto page = store->list_archived(0, 3, player, after);
+            ASSERT_TRUE(page) << page.error().message;
+            EXPECT_EQ(page->total, 7);
+            for (const auto& s : page->games) seen.push_back(s.id);
+            after = page->next;
+            ++pages;
+        } while (after && pages < 5);
+        EXPECT_EQ(pages, 3);
+        EXPECT_EQ(seen, (std::vector<std::string>{"g1", "g6", "g5", "g3", "g2", "g4", "g0"}));
+    }
+    const std::string plan = xq::test::raw_lines(
+        db_path(),
+        "EXPLAIN QUERY PLAN SELECT id FROM games WHERE status = 'archived' AND join_code IS NULL AND "
+        "(ended_at, id) < (6000, 'g6') ORDER BY ended_at DESC, id DESC LIMIT 3",
+        3);
+    EXPECT_NE(plan.find("INDEX games_archive_order"), std::string::npos) << plan;
+    EXPECT_EQ(plan.find("TEMP B-TREE"), std::string::npos) << plan;
+}
+
+// A private game is never listed; a file from before keeps a finished private game's join code,
+// which the next open clears (keeping the mark that it was private), and opening again changes
+// nothing.
+TEST_F(StoreTest, PrivateGamesAreNotListedAndTheirCodesAreCleared) {
+    {
+        auto store = Store::open(db_path());
+        ASSERT_TRUE(store);
+        ArchivedGame secret = sample_game("secret", "alice", "bob", 2000);
+        secret.is_private = true;
+        ASSERT_TRUE(store->archive_game(secret));
+        ASSERT_TRUE(store->archive_game(sample_game("open", "alice", "bob", 1000)));
+        auto page = store->list_archived(0, 10);
+        ASSERT_TRUE(page);
+        EXPECT_EQ(page->total, 1);
+        ASSERT_EQ(page->games.size(), 1u);
+        EXPECT_EQ(page->games[0].id, "open");
+        EXPECT_EQ(store->list_archived(0, 10, "alice")->total, 1);
+        EXPECT_TRUE(store->fetch_archived("secret")->is_private);
+        EXPECT_FALSE(store->fetch_archived("open")->is_private);
+    }
+    EXPECT_EQ(raw_int(db_path(), "UPDATE games SET join_code = 'K3Y9AB' WHERE id = 'secret'"), -1);
+    for (int open = 0; open < 2; ++open) {
+        ASSERT_TRUE(Store::open(db_path()));
+        EXPECT_EQ(raw_int(db_path(), "SELECT count(*) FROM games WHERE join_code = 'K3Y9AB'"), 0);
+        EXPECT_EQ(raw_int(db_path(), "SELECT count(*) FROM games WHERE id = 'secret' AND join_code = ''"), 1);
+        EXPECT_EQ(raw_int(db_path(), "SELECT count(*) FROM games WHERE id = 'open' AND join_code IS NULL"), 1);
+    }
+}
+
 TEST_F(StoreTest, ListFiltersByEitherSide) {
     auto store = Store::open(db_path());
     ASSERT_TRUE(store);
