@@ -3,10 +3,17 @@
 #include <chrono>
 #include <cstdio>
 
+#include "server/log/repeat_limiter.h"
+
 namespace xq::server {
 namespace {
 
 LogLevel current = LogLevel::Info;
+
+RepeatLimiter& limiter() {
+    static RepeatLimiter instance;
+    return instance;
+}
 
 }  // namespace
 
@@ -32,6 +39,18 @@ void write_log(LogLevel level, std::string_view line) {
                         .count();
     std::fprintf(stderr, "%lld.%03lld %s %.*s\n", static_cast<long long>(ms / 1000), static_cast<long long>(ms % 1000),
                  tags[static_cast<int>(level)].data(), static_cast<int>(line.size()), line.data());
+}
+
+void write_limited_log(LogLevel level, std::string_view kind, std::string_view line) {
+    if (level == LogLevel::Debug) return write_log(level, line);
+    std::vector<std::string> summaries;
+    const bool admitted = limiter().admit(kind, RepeatLimiter::Clock::now(), summaries);
+    for (const std::string& s : summaries) write_log(level, s);
+    if (admitted) write_log(level, line);
+}
+
+void flush_log_summaries() {
+    for (const std::string& s : limiter().flush(RepeatLimiter::Clock::now())) write_log(LogLevel::Warn, s);
 }
 
 }  // namespace xq::server

@@ -54,6 +54,7 @@ void Listener::arm_sweep() {
 }
 
 void Listener::sweep() {
+    flush_log_summaries();  // a flood's last window is reported within a sweep of its end
     // Closing a session calls released(), which edits the map: collect first, then close.
     const auto now = Session::Clock::now();
     std::vector<std::pair<std::shared_ptr<Session>, CloseReason>> expired;
