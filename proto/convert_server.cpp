@@ -277,9 +277,10 @@ void fill(pb::ArchiveList& out, const ArchiveList& in) {
     for (const auto& entry : in.games) fill(*out.add_games(), entry);
     out.set_total(in.total);
     out.set_next(in.next);
+    out.set_total_capped(in.total_capped);
 }
 ArchiveList read(const pb::ArchiveList& in, Reader& r) {
-    ArchiveList out{{}, in.total(), in.next()};
+    ArchiveList out{{}, in.total(), in.next(), in.total_capped()};
     for (const auto& entry : in.games()) out.games.push_back(read(entry, r));
     return out;
 }

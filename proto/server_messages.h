@@ -189,6 +189,7 @@ struct ArchiveList {
     std::vector<ArchiveEntry> games;
     std::uint32_t total = 0;  // matching games over all pages
     std::string next = {};    // ListArchive::after for the next page; "" on the last page
+    bool total_capped = false;  // the server stopped counting at `total`: there are more
     friend bool operator==(const ArchiveList&, const ArchiveList&) = default;
 };
 

@@ -63,7 +63,9 @@ struct LobbyModel {
     std::vector<LobbyGame> live;
     std::vector<ArchiveRow> archive;
     std::uint32_t archive_total = 0;
+    bool archive_total_capped = false;  // the server counted only so far: "200+"
     std::string archive_player;  // the archive list is filtered by this name ("": everyone)
+    std::string archive_next;    // the key of the next (older) page from the server; "": no more
     std::vector<ServerRow> servers;  // LAN discovery
     bool seeking = false;            // a quick-match seek is waiting
     std::optional<TimeControlChoice> seeking_time_control;

@@ -123,7 +123,15 @@ void OnlineClient::cancel_seek() {
 }
 
 void OnlineClient::list_archive() {
+    archive_appending_ = false;
     if (link_) link_->send(proto::ListArchive{0, 50, lobby_.archive_player});
+}
+
+// Paged by the server's key, not an offset: the server finds the page through its index.
+void OnlineClient::more_archive() {
+    if (!link_ || lobby_.archive_next.empty()) return;
+    archive_appending_ = true;
+    link_->send(proto::ListArchive{0, 50, lobby_.archive_player, lobby_.archive_next});
 }
 
 void OnlineClient::list_archive(const std::string& player) {

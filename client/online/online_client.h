@@ -61,6 +61,9 @@ public:
     // filter is kept in LobbyModel::archive_player.
     void list_archive();
     void list_archive(const std::string& player);
+    // The next, older page of the archive after the rows shown (LobbyModel::archive_next), added
+    // to them.
+    void more_archive();
     void open_archived(std::uint64_t id);
     // A seat saved for this server in a game not on screen (the player left the game screen, or
     // another client of this user holds it): the lobby offers to return to it.
@@ -116,6 +119,7 @@ private:
     bool seated_ = false;   // a player in game_id_ (else a spectator or replay)
     bool started_ = false;  // GameStarted seen
     bool replay_ = false;   // an archived game
+    bool archive_appending_ = false;  // the awaited ArchiveList is an older page (more_archive)
     std::string token_;
     std::string join_code_;
     std::string archived_pgn_;

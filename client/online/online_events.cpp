@@ -69,8 +69,11 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
             } else if constexpr (std::is_same_v<T, proto::PlayerConnection>) {
                 if (mine(body.game_id)) game_.set_seat(to_color(body.side), to_seat(body.player));
             } else if constexpr (std::is_same_v<T, proto::ArchiveList>) {
-                lobby_.archive.clear();
+                if (!archive_appending_) lobby_.archive.clear();
+                archive_appending_ = false;
                 lobby_.archive_total = body.total;
+                lobby_.archive_next = body.next;
+                lobby_.archive_total_capped = body.total_capped;
                 for (const auto& e : body.games)
                     lobby_.archive.push_back({e.game_id, e.red, e.black, to_choice(e.time_control),
                                               score(e.outcome.result), e.outcome.reason, e.ended_at_ms});

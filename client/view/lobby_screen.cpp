@@ -97,7 +97,8 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const Lobb
     } else {
         const std::string& who = ctx_.lobby.archive_player;
         const std::string title = (who.empty() ? "Finished games (" : who + "'s games (") +
-                                  std::to_string(ctx_.lobby.archive_total) + ")";
+                                  std::to_string(ctx_.lobby.archive_total) +
+                                  (ctx_.lobby.archive_total_capped ? "+)" : ")");
         // The player filter beside the heading, or under it in a narrow list.
         const bool narrow = r.w < 480;
         const float filter_w = std::min(300.0f, r.w);
@@ -113,6 +114,10 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const Lobb
                          archive_date(g) + "   " + g.result + "  " + g.reason, "Replay", false))
                 ctx_.online.open_archived(g.id);
             y += row_h;
+        }
+        if (!ctx_.lobby.archive_next.empty()) {
+            if (ui::button(target, font, in, {r.x, y + 4, 160, 30}, "Older games")) ctx_.online.more_archive();
+            y += 40;
         }
     }
     lists_scroll_.end(target, in, y);

@@ -17,9 +17,9 @@ using PE = proto::ErrorCode;
 
 constexpr std::size_t kMaxNameBytes = 32;
 constexpr std::uint32_t kArchivePage = 50;
-// Old clients page by offset; SQLite reads every row it skips, on the game loop, so an offset is
-// served only this far (a few milliseconds of reading); past it, page with ListArchive.after.
-constexpr std::uint32_t kMaxArchiveOffset = 1000;
+// Old clients page by offset; SQLite reads every row it skips (~15 us each), on the game loop, so
+// an offset is served only this far; past it, page with ListArchive.after.
+constexpr std::uint32_t kMaxArchiveOffset = 200;
 // Per list in a GameList, so that one always fits in a frame (a summary is at most ~140 bytes).
 constexpr std::size_t kListedGames = 150;
 
@@ -370,6 +370,7 @@ void Dispatcher::on_list_archive(Client& c, std::uint64_t rid, const proto::List
     proto::ArchiveList out;
     for (const auto& s : page->games) out.games.push_back(wire::archive_entry(s));
     out.total = static_cast<std::uint32_t>(page->total);
+    out.total_capped = page->total_capped;
     if (page->next) out.next = wire::archive_key(*page->next);
     send(c, {rid, std::move(out)});
 }

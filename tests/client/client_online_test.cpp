@@ -12,6 +12,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <functional>
 #include <future>
@@ -754,6 +755,47 @@ TEST_F(ClientOnline, FinishedGameIsInTheArchiveAndReplays) {
     EXPECT_NE(red.online.archived_pgn().find("ann"), std::string::npos);
     red.online.leave();
     EXPECT_EQ(red.online.screen(), Screen::Lobby);
+}
+
+// The archive list pages by the server's key: "Older games" adds the next page after the rows
+// shown, each game once, until the server says there is no more.
+TEST_F(ClientOnline, TheArchiveListPagesOnByKey) {
+    {  // 60 finished games, written beside the running server (SQLite lets both at the file)
+        auto store = server::Store::open(dir_ / "games.db");
+        ASSERT_TRUE(store) << store.error().message;
+        for (int i = 0; i < 60; ++i) {
+            server::ArchivedGame g;
+            char id[13];
+            std::snprintf(id, sizeof id, "%012x", i + 1);
+            g.id = id;
+            g.red_name = "ann";
+            g.black_name = "bob";
+            g.time_control = {600, 5, 0};
+            g.start_fen = kStartFen;
+            g.result = Result::Draw;
+            g.reason = Reason::Agreement;
+            g.started_at_ms = 1'700'000'000'000 + i * 1000;
+            g.ended_at_ms = g.started_at_ms + 500;
+            ASSERT_TRUE(store->archive_game(g));
+        }
+    }
+    Person& red = connect("ann");
+    red.online.list_archive();
+    ASSERT_TRUE(eventually([&] { return red.lobby.archive.size() == 50; }));
+    EXPECT_EQ(red.lobby.archive_total, 60u);
+    EXPECT_FALSE(red.lobby.archive_next.empty());
+    red.online.more_archive();
+    ASSERT_TRUE(eventually([&] { return red.lobby.archive.size() == 60; }));
+    EXPECT_TRUE(red.lobby.archive_next.empty());
+    std::vector<std::uint64_t> ids;
+    for (const ArchiveRow& row : red.lobby.archive) ids.push_back(row.id);
+    EXPECT_EQ(ids.front(), 60u);  // newest first
+    EXPECT_EQ(ids.back(), 1u);
+    std::ranges::sort(ids);
+    EXPECT_EQ(std::ranges::unique(ids).begin(), ids.end());
+    red.online.more_archive();  // nothing more: the list stays
+    ASSERT_TRUE(settled(red));
+    EXPECT_EQ(red.lobby.archive.size(), 60u);
 }
 
 TEST_F(ClientOnline, LeaveReturnsToTheLobbyFromEveryKindOfRoom) {

@@ -129,7 +129,7 @@ std::vector<ServerBody> all_server_bodies() {
         PlayerConnection{7, Side::Black, PlayerInfo{"bob", false, 60'000}},
         PlayerConnection{7, Side::Red, PlayerInfo{"alice", true, std::nullopt}},
         ArchiveList{{archived(), archived()}, 213},
-        ArchiveList{{archived()}, 213, "1700000000000.0123456789ab"},
+        ArchiveList{{archived()}, 200, "1700000000000.0123456789ab", true},
         ArchivedGame{archived(), kStart, {"h2e2", "h9g7"}, "[Event \"Casual\"]\n\n1. C2.5 H8+7 0-1\n"},
     };
     for (const auto& event : all_events()) {

@@ -231,7 +231,7 @@ TEST_F(HolesTest, AMutedChannelIsNotDeliveredToTheMuter) {
 }
 
 // Hole: ListArchive skipped rows by offset on the game loop. Pages follow each other by key; an
-// offset is served only up to 1,000.
+// offset is served only up to 200.
 TEST_F(HolesTest, TheArchivePagesByKey) {
     auto red = client("Red");
     auto black = client("Black");
@@ -261,7 +261,7 @@ TEST_F(HolesTest, TheArchivePagesByKey) {
     EXPECT_EQ(seen, games);
     // Old clients' offsets work up to the cap.
     EXPECT_EQ(as<ArchiveList>(red->call(ListArchive{5, 3, ""})).games.size(), 2u);
-    EXPECT_EQ(error_of(red->call(ListArchive{1001, 3, ""})), ErrorCode::BadRequest);
+    EXPECT_EQ(error_of(red->call(ListArchive{201, 3, ""})), ErrorCode::BadRequest);
     EXPECT_EQ(error_of(red->call(ListArchive{0, 3, "", "not a key"})), ErrorCode::BadRequest);
 }
 
