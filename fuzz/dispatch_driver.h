@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -63,6 +64,8 @@ private:
     // it hears must continue from there).
     struct View {
         std::map<proto::GameId, std::uint64_t> versions;
+        // Games whose players' chat it muted: a muted line's version is a gap it may see.
+        std::set<proto::GameId> muted;
     };
     // The request of the current step, if the step is one.
     struct Asked {
