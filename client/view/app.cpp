@@ -88,6 +88,11 @@ App::App(AppOptions options)
     if (options_.position) window_.setPosition(*options_.position);
     game_.set_notation(options_.notation);
     context_.actions = &online_;
+    // Servers trusted on first contact are remembered beside the profile (mode 0600).
+    online_.set_security(Security{.plain = options_.plain,
+                                  .expected = {},
+                                  .known_hosts = profile_ ? known_hosts_in(profile_->dir()) : std::filesystem::path(),
+                                  .accept_new = false});
     context_.local_clock = TimeControlPicker(true, options_.clock);
     context_.start_hotseat = [this] { begin_hotseat(); };
     context_.start_computer = [this](Color side, int level) { begin_computer(side, level); };
@@ -178,6 +183,11 @@ void App::end_local_game() {
     record_.reset();
     context_.hotseat = context_.computer = false;
     context_.actions = &online_;
+    // Servers trusted on first contact are remembered beside the profile (mode 0600).
+    online_.set_security(Security{.plain = options_.plain,
+                                  .expected = {},
+                                  .known_hosts = profile_ ? known_hosts_in(profile_->dir()) : std::filesystem::path(),
+                                  .accept_new = false});
     game_.clear_room();
     (void)game_.reset(Position::start(), {}, Role::Spectator);
 }
@@ -209,6 +219,7 @@ void App::host_game() {
     server.port = options_.connect ? options_.connect->port : 7777;
     server.name = options_.name + "'s game";
     server.discovery_port = options_.discovery_port;
+    server.plain = options_.plain;
     // Computer opponents in the hosted lobby, so one person alone has someone to play at once.
     server.extra_args = {"--bots", "3", "--bot-levels", "2,4,6"};
     auto started = LocalServer::start(server);
@@ -232,7 +243,7 @@ void App::host_game() {
     }
     local_server_.emplace(std::move(*started));
     hosted_at_ = lan_addresses();
-    online_.connect(Endpoint{"127.0.0.1", local_server_->port()}, options_.name);
+    online_.connect(Endpoint{"127.0.0.1", local_server_->port()}, options_.name, local_server_->fingerprint());
 }
 
 void App::toast(const std::string& text) {

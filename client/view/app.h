@@ -46,6 +46,7 @@ struct AppOptions {
     unsigned height = 780;
     std::optional<sf::Vector2i> position;
     std::uint16_t discovery_port = 7778;
+    bool plain = false;  // --plain: plain TCP to servers started with --plain (hosting one too)
     bool print_frame_count = false;  // "frames N" on stdout at the end: how many frames were drawn
     const std::atomic<bool>* stop = nullptr;  // set (by a signal handler): close the window and return
 };

@@ -14,14 +14,15 @@ declare -A allowed=(
   [proto]="proto common"
   [engine]="engine common"
   [text]="text"
+  [tls]="tls"
   [tools]="tools text common"
   [server/rooms]="server/rooms common"
   [server/store]="server/store common"
   [server/log]="server/log"
   [server/dispatch]="$dispatch"
-  [server/net]="server/net $dispatch"
-  [server/app]="server/app server/net $dispatch"
-  [client/net]="client/net proto common"
+  [server/net]="server/net tls $dispatch"
+  [server/app]="server/app server/net tls $dispatch"
+  [client/net]="client/net tls proto common"
   [client/mirror]="client/mirror proto common"
   [client/model]="client/model common"
   [client/profile]="client/profile common"
@@ -30,7 +31,7 @@ declare -A allowed=(
   [client/computer]="client/computer client/model engine common"
   [client/view]="client/view client/records client/online client/computer client/model client/net client/mirror client/profile text common"
   [client]="client client/view client/records client/online client/computer client/model client/net client/mirror client/profile text common"
-  [bot]="bot client/net client/mirror engine proto common"
+  [bot]="bot client/net client/mirror engine proto common tls"
 )
 
 bad=0 checked=0
