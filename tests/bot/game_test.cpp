@@ -46,6 +46,7 @@ client::LocalServer start_server(const TempDir& dir) {
     client::LocalServerOptions options;
     options.binary = XQ_SERVER_PATH;
     options.db = dir.path / "games.db";
+    options.plain = true;
     auto server = client::LocalServer::start(options);
     if (!server) throw std::runtime_error(server.error());
     return std::move(*server);
@@ -173,6 +174,7 @@ TEST(BotGame, ABotWithAMateInOnePlaysItAndTheServerEndsTheGame) {
     // The bot hosts a game as Black in the lobby, in this process.
     BotOptions options;
     options.server = {"127.0.0.1", server.port()};
+    options.security.plain = true;
     options.level = 1;
     options.name = "mate bot";
     options.color = proto::ColorChoice::Black;

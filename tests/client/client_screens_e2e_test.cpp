@@ -33,6 +33,7 @@ TEST(ClientScreenEndToEnd, AnUncoveredWindowIsPaintedAgain) {
     LocalServerOptions options;
     options.binary = XQ_SERVER_BIN_PATH;
     options.db = dir / "games.db";
+    options.plain = true;
     auto server = LocalServer::start(options);
     ASSERT_TRUE(server) << server.error();
     ClientWindow lobby("uncovered", server->port(), dir / "uncovered");
@@ -90,6 +91,7 @@ TEST(ClientScreenEndToEnd, EveryControlIsReachableInTheSmallestWindow) {
     options.binary = XQ_SERVER_BIN_PATH;
     options.db = dir / "games.db";
     options.name = "small";
+    options.plain = true;
     auto server = LocalServer::start(options);
     ASSERT_TRUE(server) << server.error();
 

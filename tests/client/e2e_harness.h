@@ -83,7 +83,7 @@ inline WindowOptions sized(float width, float height, bool sound = false, const 
 class ClientWindow {
 public:
     ClientWindow(const std::string& name, std::uint16_t port, const fs::path& config, const WindowOptions& options = {})
-        : ClientWindow(name, {"--connect", "127.0.0.1:" + std::to_string(port)}, config, options) {}
+        : ClientWindow(name, {"--connect", "127.0.0.1:" + std::to_string(port), "--plain"}, config, options) {}
     // `mode`: how it starts instead of connecting, e.g. {"--hotseat"}.
     ClientWindow(const std::string& name, const std::vector<std::string>& mode, const fs::path& config,
                  const WindowOptions& options = {})
