@@ -430,7 +430,7 @@ void App::draw(ui::Input& in, TimePoint now) {
     // Under an open dialog the screen is drawn but gets no clicks.
     ui::Input none;
     none.mouse = {-1, -1};
-    ui::Input& screen_in = records_.active() ? none : in;
+    ui::Input& screen_in = records_.active() || TrustPrompt::active(online_) ? none : in;
     if (shown == Screen::Start) start_.draw(window_, screen_in, now);
     if (shown == Screen::Lobby) lobby_screen_.draw(window_, screen_in, now);
     if (shown == Screen::Game) game_screen_.draw(window_, screen_in, now);
@@ -438,6 +438,7 @@ void App::draw(ui::Input& in, TimePoint now) {
     if (mode_ == Mode::Online && shown != Screen::Start &&
         (online_.status() == LinkStatus::Reconnecting || online_.status() == LinkStatus::Failed))
         draw_connection_lost();
+    trust_prompt_.draw(window_, resources_.font(), in, online_);
     if (!toast_.empty() && now < toast_until_) draw_toast();
     window_.display();
     ++frames_;

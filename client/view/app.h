@@ -16,6 +16,7 @@
 #include "client/model/frame_schedule.h"
 #include "client/model/hotseat_game.h"
 #include "client/net/discovery_browser.h"
+#include "client/view/trust_prompt.h"
 #include "client/net/local_server.h"
 #include "client/online/online_client.h"
 #include "client/profile/profile_store.h"
@@ -95,6 +96,7 @@ private:
     LobbyModel lobby_;
     OnlineClient online_;
     DiscoveryBrowser discovery_;
+    TrustPrompt trust_prompt_;
     std::optional<HotseatGame> hotseat_;
     std::optional<ComputerGame> computer_;
     std::optional<PgnGame> record_;  // Mode::Record: the game as its file had it

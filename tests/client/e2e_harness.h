@@ -193,6 +193,20 @@ private:
     int shots_ = 0;
 };
 
+// The screen's colour at (x, y): what X shows there, not the window's own buffer (what F12 saves).
+inline std::optional<unsigned long> screen_pixel(int x, int y) {
+    Display* display = ::XOpenDisplay(nullptr);
+    if (!display) return std::nullopt;
+    XImage* image = ::XGetImage(display, DefaultRootWindow(display), x, y, 1, 1, AllPlanes, ZPixmap);
+    std::optional<unsigned long> pixel;
+    if (image) {
+        pixel = XGetPixel(image, 0, 0);
+        XDestroyImage(image);
+    }
+    ::XCloseDisplay(display);
+    return pixel;
+}
+
 inline Point center(const Rect& r) { return {r.x + r.w / 2, r.y + r.h / 2}; }
 
 // The lobby's buttons, where LobbyScreen puts them in a 1000 x 700 window (its forms unscrolled,

@@ -29,7 +29,7 @@ declare -A allowed=(
   [client/online]="client/online client/model client/net client/mirror client/profile proto common"
   [client/records]="client/records text common"
   [client/computer]="client/computer client/model engine common"
-  [client/view]="client/view client/records client/online client/computer client/model client/net client/mirror client/profile text common"
+  [client/view]="client/view client/records client/online client/computer client/model client/net client/mirror client/profile text common tls"
   [client]="client client/view client/records client/online client/computer client/model client/net client/mirror client/profile text common"
   [bot]="bot client/net client/mirror engine proto common tls"
 )
