@@ -90,7 +90,7 @@ std::vector<nlohmann::json> json_lines(const std::string& text) {
 
 std::string bot_command(std::uint16_t port, int level) {
     return std::string(XQ_BOT_PATH) + " --server 127.0.0.1:" + std::to_string(port) + " --level " +
-           std::to_string(level) + " --quick-match --games 1 --time-control 5+3 --max-think-ms 25";
+           std::to_string(level) + " --quick-match --games 1 --time-control 5+3 --max-think-ms 25 --plain";
 }
 
 TEST(BotGame, TwoBotsPlayAQuickMatchToALegalResult) {
