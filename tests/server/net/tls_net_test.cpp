@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <future>
 #include <mutex>
 #include <thread>
@@ -203,18 +204,20 @@ private:
     std::string captured_;
 };
 
-TEST_F(TlsServerTest, AnOnPathRecorderSeesNoNameMoveTokenOrJoinCode) {
-    RecordingProxy proxy(server_->port());
+// A whole private game through the recorder: created with a join code, joined, Black dropped and
+// back with its resume token, then resigned. Returns the captured bytes and every secret.
+using Connect = std::function<std::unique_ptr<TestClient>(const std::string& name, std::uint16_t port)>;
+std::pair<std::string, std::vector<std::string>> record_a_private_game(std::uint16_t server_port, const Connect& connect) {
+    RecordingProxy proxy(server_port);
     const std::string red_name = "Alice-Secret-Red", black_name = "Bob-Secret-Black";
-    auto red = tls_client(red_name, proxy.port());
-    auto black = tls_client(black_name, proxy.port());
-    EXPECT_EQ(red->peer_fingerprint(), fingerprint_);
+    auto red = connect(red_name, proxy.port());
+    auto black = connect(black_name, proxy.port());
     const auto seated = as<Seated>(red->call(CreateGame{kBlitz, ColorChoice::Red, true}));
-    ASSERT_FALSE(seated.join_code.empty());
+    EXPECT_FALSE(seated.join_code.empty());
     const auto joined = as<Seated>(black->call(JoinGame{seated.game_id, seated.join_code}));
-    ASSERT_FALSE(joined.resume_token.empty());
-    ASSERT_TRUE(red->wait_for<GameStarted>());
-    ASSERT_TRUE(black->wait_for<GameStarted>());
+    EXPECT_FALSE(joined.resume_token.empty());
+    EXPECT_TRUE(red->wait_for<GameStarted>());
+    EXPECT_TRUE(black->wait_for<GameStarted>());
     const std::vector<std::string> moves = {"h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"};
     std::uint32_t ply = 0;
     const auto play = [&](std::uint32_t until) {
@@ -222,24 +225,42 @@ TEST_F(TlsServerTest, AnOnPathRecorderSeesNoNameMoveTokenOrJoinCode) {
             TestClient& mover = ply % 2 == 0 ? *red : *black;
             TestClient& other = ply % 2 == 0 ? *black : *red;
             as<MoveMade>(mover.call(MakeMove{seated.game_id, moves[ply], ply + 1, ply}));
-            ASSERT_TRUE(other.wait_for<MoveMade>());
+            EXPECT_TRUE(other.wait_for<MoveMade>());
         }
     };
     play(3);
-    // Black drops and comes back through the proxy with its resume token.
-    black.reset();
-    black = tls_client(black_name, proxy.port());
+    black.reset();  // Black drops and comes back through the recorder with its resume token
+    black = connect(black_name, proxy.port());
     as<Resumed>(black->call(Resume{seated.game_id, joined.resume_token, 0}));
     play(6);
     as<GameEnded>(red->call(Resign{seated.game_id}));
     red.reset();
     black.reset();
-
-    const std::string wire = proxy.captured();
-    EXPECT_GT(wire.size(), 2000u) << "the recorder saw the game";
     std::vector<std::string> secrets = {red_name, black_name, seated.join_code, seated.resume_token, joined.resume_token};
     secrets.insert(secrets.end(), moves.begin(), moves.end());
+    return {proxy.captured(), secrets};
+}
+
+TEST_F(TlsServerTest, AnOnPathRecorderSeesNoNameMoveTokenOrJoinCode) {
+    const auto [wire, secrets] = record_a_private_game(server_->port(), [&](const std::string& name, std::uint16_t port) {
+        auto c = tls_client(name, port);
+        EXPECT_EQ(c->peer_fingerprint(), fingerprint_);
+        return c;
+    });
+    EXPECT_GT(wire.size(), 2000u) << "the recorder saw the game";
     for (const auto& secret : secrets) EXPECT_EQ(wire.find(secret), std::string::npos) << "'" << secret << "' in clear";
+}
+
+// The control: the same recorder on a --plain server reads every one of them.
+class PlainServerTest : public test::ServerFixture {};
+
+TEST_F(PlainServerTest, TheSameRecorderReadsEverySecretOfAPlainGame) {
+    const auto [wire, secrets] = record_a_private_game(server_->port(), [](const std::string& name, std::uint16_t port) {
+        auto c = std::make_unique<TestClient>(port);
+        c->hello(name);
+        return c;
+    });
+    for (const auto& secret : secrets) EXPECT_NE(wire.find(secret), std::string::npos) << "'" << secret << "' not seen";
 }
 
 }  // namespace
