@@ -135,6 +135,30 @@ TEST_F(TlsServerTest, HostileHandshakesAreClosedInTime) {
     EXPECT_EQ(as<Pong>(late->call(Ping{8})).nonce, 8u);
 }
 
+// A session the server ends (here: a frame over the size cap) says so with close_notify, so the
+// client reads a clean end of stream, not a truncated one.
+TEST_F(TlsServerTest, TheServerClosesWithCloseNotify) {
+    asio::io_context io;
+    tcp::socket socket(io);
+    socket.connect({asio::ip::make_address("127.0.0.1"), server_->port()});
+    auto context = tls::client_context();
+    asio::ssl::stream<tcp::socket&> stream(socket, *context);
+    stream.set_verify_mode(asio::ssl::verify_none);
+    stream.handshake(asio::ssl::stream_base::client);
+    asio::write(stream, asio::buffer(std::string("\xff\xff\xff\xff", 4)));
+    std::string got;
+    boost::system::error_code ec;
+    char buffer[1024];
+    for (std::size_t n; (n = stream.read_some(asio::buffer(buffer), ec)) > 0 && !ec;) got.append(buffer, n);
+    EXPECT_EQ(ec, asio::error::eof) << ec.message() << " (stream_truncated: no close_notify)";
+    FrameReader reader;
+    const auto frames = reader.feed(got);
+    ASSERT_TRUE(frames && frames->size() == 1) << "the error frame before the close";
+    const auto error = decode_server(frames->front());
+    ASSERT_TRUE(error);
+    EXPECT_EQ(test::error_of(*error), ErrorCode::FrameTooLarge);
+}
+
 // A TCP relay that keeps every byte it passes on, both ways: the café Wi-Fi.
 class RecordingProxy {
 public:
