@@ -28,6 +28,7 @@ struct Options {
     // A dropped bot reconnects and resumes (players with their token and last version, resending
     // an unacknowledged move with the same move id; spectators watch again) instead of failing.
     bool reconnect = false;
+    bool plain = false;            // plain TCP (a server started with --plain; the relay always)
 };
 
 // Everything counted during a run. Latency: a move sent until its own acknowledgement (the
@@ -63,7 +64,13 @@ struct Run {
     std::uint64_t outstanding = 0;  // moves sent and not yet acknowledged
     std::uint64_t crossed = 0;      // moves that crossed their game's end, not yet refused
 
-    Run(asio::io_context& context, Options opts) : io(context), options(opts), random(opts.seed) {}
+    std::shared_ptr<asio::ssl::context> tls;  // null: plain TCP
+    Run(asio::io_context& context, Options opts) : io(context), options(opts), random(opts.seed) {
+        if (!options.plain && !options.relay) {
+            tls = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
+            SSL_CTX_set_min_proto_version(tls->native_handle(), TLS1_3_VERSION);
+        }
+    }
     void sample(Clock::time_point sent) {
         if (!measuring || sent < window_start) return;
         ++stats.moves;

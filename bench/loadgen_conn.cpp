@@ -9,6 +9,13 @@ asio::awaitable<std::string> Conn::connect(const tcp::endpoint& server, OnPayloa
     co_await socket_.async_connect(server, asio::redirect_error(asio::use_awaitable, ec));
     if (ec) co_return ec.message();
     socket_.set_option(tcp::no_delay(true), ec);
+    if (tls_context_) {
+        // The load generator measures the server; it does not judge its certificate.
+        tls_ = std::make_unique<asio::ssl::stream<tcp::socket&>>(socket_, *tls_context_);
+        tls_->set_verify_mode(asio::ssl::verify_none);
+        co_await tls_->async_handshake(asio::ssl::stream_base::client, asio::redirect_error(asio::use_awaitable, ec));
+        if (ec) co_return "TLS handshake: " + ec.message();
+    }
     on_payload_ = std::move(on_payload);
     on_drop_ = std::move(on_drop);
     open_ = true;
@@ -26,12 +33,14 @@ void Conn::flush() {
     writing_ = true;
     inflight_.swap(pending_);
     pending_.clear();
-    asio::async_write(socket_, asio::buffer(inflight_), [this](const boost::system::error_code& ec, std::size_t) {
+    auto done = [this](const boost::system::error_code& ec, std::size_t) {
         writing_ = false;
         if (!open_) return;
         if (ec) return drop("write: " + ec.message());
         if (!pending_.empty()) flush();
-    });
+    };
+    if (tls_) asio::async_write(*tls_, asio::buffer(inflight_), std::move(done));
+    else asio::async_write(socket_, asio::buffer(inflight_), std::move(done));
 }
 
 void Conn::close() {
@@ -53,10 +62,12 @@ asio::awaitable<void> Conn::read_loop() {
     while (open_) {
         boost::system::error_code ec;
         const std::size_t n =
-            co_await socket_.async_read_some(asio::buffer(buffer), asio::redirect_error(asio::use_awaitable, ec));
+            tls_ ? co_await tls_->async_read_some(asio::buffer(buffer), asio::redirect_error(asio::use_awaitable, ec))
+                 : co_await socket_.async_read_some(asio::buffer(buffer), asio::redirect_error(asio::use_awaitable, ec));
         if (!open_) co_return;
         if (ec) {
-            drop(ec == asio::error::eof ? "closed by the server" : "read: " + ec.message());
+            const bool ended = ec == asio::error::eof || ec == asio::ssl::error::stream_truncated;
+            drop(ended ? "closed by the server" : "read: " + ec.message());
             co_return;
         }
         auto payloads = frames_.feed(std::string_view(buffer.data(), n));

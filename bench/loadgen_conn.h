@@ -1,12 +1,15 @@
 #pragma once
-// The load generator's connection: one TCP socket on the load generator's single thread. Frames in
-// are handed to a callback as payloads; frames out are appended to a buffer and written in one
-// system call per round, so a burst of sends costs one write.
+// The load generator's connection: one TCP socket on the load generator's single thread, TLS unless
+// the run is --plain. Frames in are handed to a callback as payloads; frames out are appended to a
+// buffer and written in one system call (one TLS record batch) per round, so a burst of sends
+// costs one write.
 
 #include <utility>
 
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 #include <chrono>
+#include <memory>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -25,7 +28,8 @@ public:
     // Called once when the connection ends by itself (not by close()): a drop, an error, EOF.
     using OnDrop = std::function<void(const std::string& why)>;
 
-    explicit Conn(asio::io_context& io) : socket_(io) {}
+    // `tls`: the run's client context (null: plain TCP); must outlive the connection.
+    explicit Conn(asio::io_context& io, asio::ssl::context* tls = nullptr) : socket_(io), tls_context_(tls) {}
     Conn(const Conn&) = delete;
     Conn& operator=(const Conn&) = delete;
 
@@ -43,6 +47,8 @@ private:
     void drop(const std::string& why);
 
     tcp::socket socket_;
+    asio::ssl::context* tls_context_;
+    std::unique_ptr<asio::ssl::stream<tcp::socket&>> tls_;
     proto::FrameReader frames_;
     OnPayload on_payload_;
     OnDrop on_drop_;

@@ -45,7 +45,7 @@ asio::awaitable<std::string> ServerDriver::setup() {
                 while (next < todo.size() && failure.empty()) {
                     auto [slot, who] = todo[next++];
                     Seat& seat = slot->seat(who);
-                    seat.conn = &conns_.emplace_back(run_.io);
+                    seat.conn = &conns_.emplace_back(run_.io, run_.tls.get());
                     auto error = co_await seat.conn->connect(
                         run_.options.server,
                         [this, slot, who](std::string_view p) { on_payload(*slot, who, p); },

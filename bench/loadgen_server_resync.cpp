@@ -38,7 +38,7 @@ void ServerDriver::dropped(Slot& s, std::size_t who, const std::string& why) {
                 pause.expires_after(std::chrono::milliseconds(attempt == 0 ? 10 : 50));
                 boost::system::error_code ec;
                 co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ec));
-                Conn& conn = conns_.emplace_back(run_.io);
+                Conn& conn = conns_.emplace_back(run_.io, run_.tls.get());
                 auto error = co_await conn.connect(
                     run_.options.server,
                     [this, &s, who](std::string_view p) { on_payload(s, who, p); },

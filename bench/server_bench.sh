@@ -3,6 +3,9 @@
 # against xiangqi-server, and the saturation row also against bench/relay (a bare length-prefixed
 # relay: no parsing, rules or storage) under the same load, alternating the two, then prints the
 # ratio of each round and their median. Every server row gets a fresh server (temporary --db) so its idle memory is a clean base.
+# Targets: "server" is xiangqi-server over TLS 1.3 (its default; loadgen speaks TLS), "plain" the same
+# server with --plain (loadgen --plain), "relay" the bare relay. The saturation row runs all three
+# in each round: TLS against plain is the cost of encryption (issue 18: target >= 0.85).
 #
 # usage: server_bench.sh BUILD_DIR [--quick]
 set -euo pipefail
@@ -33,11 +36,13 @@ wait_port() {
   return 1
 }
 
-start() {  # server|relay
+start() {  # server|plain|relay
   port=$((port + 1))
-  if [[ "$1" == server ]]; then
+  if [[ "$1" == server || "$1" == plain ]]; then
+    local mode=()
+    [[ "$1" == plain ]] && mode=(--plain)
     "$server_bin" --listen "127.0.0.1:$port" --db "$tmp/bench-$port.db" --discovery-port 0 --log-level warn \
-      --max-connections-per-address 20000 --max-waiting-games-per-address 0 --rate-limit 0 2>>"$tmp/server.log" &
+      --max-connections-per-address 20000 --max-waiting-games-per-address 0 --rate-limit 0 "${mode[@]}" 2>>"$tmp/server.log" &
   else
     "$relay_bin" --listen "127.0.0.1:$port" >/dev/null &
   fi
@@ -59,7 +64,11 @@ printf '%-11s %-6s %6s %4s %6s %9s %8s %8s %8s %6s %6s %5s %10s\n' \
 row() {
   local name="$1" target="$2" games="$3" spectators="$4" interval="$5" seconds="$6" json pidarg=() extra=()
   start "$target"
-  if [[ "$target" == server ]]; then pidarg=(--server-pid "$pid"); else extra=(--relay); fi
+  case "$target" in
+    server) pidarg=(--server-pid "$pid") ;;
+    plain) pidarg=(--server-pid "$pid") extra=(--plain) ;;
+    relay) extra=(--relay) ;;
+  esac
   json=$("$loadgen" --server "127.0.0.1:$port" --games "$games" --spectators "$spectators" \
     --move-interval-ms "$interval" --seconds "$seconds" "${pidarg[@]}" "${extra[@]}" 2>>"$tmp/loadgen.log") || true
   stop
@@ -72,7 +81,7 @@ row() {
   local per_game="-" idle rss
   idle=$(field server_rss_idle_kb "$json")
   rss=$(field server_rss_kb "$json")
-  if [[ "$target" == server && -n "$rss" && "$rss" != 0 ]]; then
+  if [[ "$target" != relay && -n "$rss" && "$rss" != 0 ]]; then
     per_game=$(awk -v a="$rss" -v b="$idle" -v g="$games" 'BEGIN { printf "%.1f", (a - b) / g }')
   fi
   printf '%-11s %-6s %6s %4s %6s %9s %8s %8s %8s %6s %6s %5s %10s\n' "$name" "$target" "$games" "$spectators" \
@@ -91,22 +100,28 @@ fi
 # Saturation: 100 games, no spectators, every move sent as soon as the last one is acknowledged.
 for ((r = 0; r < rounds; r++)); do
   row saturation server 100 0 0 "$sat_seconds"
+  row saturation plain 100 0 0 "$sat_seconds"
   row saturation relay 100 0 0 "$sat_seconds"
 done
 row medium server "${medium[@]}"
 row capacity server "${capacity[@]}"
 
-# Each round's ratio pairs a server row with the relay row run just after it, so the machine's
+# Each round's ratios pair rows run one after the other (TLS, plain, relay), so the machine's
 # drift between rounds (here the relay's figure moves by a third from one minute to the next)
 # cancels out; the median of the rounds' ratios is the figure.
 rates() { grep -o '"moves_per_s":[0-9.]*' "$tmp/saturation.json" | cut -d: -f2; }
 median() { sort -g | awk '{ v[NR] = $1 } END { printf "%.3f", NR ? (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) : 0 }'; }
-ratios=$(rates | paste - - | awk '{ printf "%.3f\n", ($2 > 0 ? $1 / $2 : 0) }')
-server_rate=$(rates | paste - - | cut -f1 | median)
-relay_rate=$(rates | paste - - | cut -f2 | median)
+ratios=$(rates | paste - - - | awk '{ printf "%.3f\n", ($3 > 0 ? $2 / $3 : 0) }')
+tls_ratios=$(rates | paste - - - | awk '{ printf "%.3f\n", ($2 > 0 ? $1 / $2 : 0) }')
+tls_rate=$(rates | paste - - - | cut -f1 | median)
+server_rate=$(rates | paste - - - | cut -f2 | median)
+relay_rate=$(rates | paste - - - | cut -f3 | median)
 ratio=$(median <<<"$ratios")
-echo "saturation rounds (server/relay): $(paste -sd' ' <<<"$ratios")"
-echo "saturation: server $server_rate moves/s, bare relay $relay_rate moves/s (medians), ratio $ratio (median of the rounds; target >= 0.5)"
+tls_ratio=$(median <<<"$tls_ratios")
+echo "saturation rounds (plain server/relay): $(paste -sd' ' <<<"$ratios")"
+echo "saturation rounds (TLS/plain server): $(paste -sd' ' <<<"$tls_ratios")"
+echo "saturation: plain server $server_rate moves/s, bare relay $relay_rate moves/s (medians), ratio $ratio (median of the rounds; target >= 0.5)"
+echo "saturation: TLS server $tls_rate moves/s against plain $server_rate moves/s, ratio $tls_ratio (median of the rounds; target >= 0.85)"
 echo "raw results:"
 cat "$tmp/all.json"
 if [[ -s "$tmp/server.log" ]]; then

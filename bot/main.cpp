@@ -24,6 +24,8 @@ int main(int argc, char** argv) {
     bot::BotOptions options;
     std::string server = "127.0.0.1:7777", time_control = "5+3", color = "random", engine_path;
     int max_think = 0;
+    bool plain = false;
+    std::string fingerprint;
     po::options_description described("xiangqi-bot options");
     described.add_options()("help", "show this help")(
         "server", po::value(&server)->default_value(server), "the server, HOST[:PORT]")(
@@ -36,7 +38,10 @@ int main(int argc, char** argv) {
         "color", po::value(&color)->default_value(color), "the colour of hosted games: red, black or random")(
         "max-think-ms", po::value(&max_think), "cap the level's think time per move (fast matches, tests)")(
         "engine", po::value(&engine_path), "the fairy-stockfish binary (default: PATH, then /usr/games)")(
-        "verbose", po::bool_switch(&options.verbose), "log every move with its think time and evaluation to stderr");
+        "verbose", po::bool_switch(&options.verbose), "log every move with its think time and evaluation to stderr")(
+        "plain", po::bool_switch(&plain), "plain TCP without TLS (a server started with --plain)")(
+        "fingerprint", po::value(&fingerprint),
+        "the server's certificate fingerprint (hex SHA-256): anything else is refused; default: trust on first use");
     po::variables_map vm;
     try {
         po::store(po::parse_command_line(argc, argv, described), vm);
@@ -72,6 +77,9 @@ int main(int argc, char** argv) {
                                        : proto::ColorChoice::Random;
     if (max_think > 0) options.max_think_ms = max_think;
     if (!engine_path.empty()) options.engine.binary = engine_path;
+    options.security.plain = plain;
+    options.security.expected = fingerprint;
+    if (!fingerprint.empty()) options.security.accept_new = false;
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);

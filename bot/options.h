@@ -7,6 +7,7 @@
 
 #include "bot/policy.h"
 #include "client/net/endpoint.h"
+#include "client/net/trust.h"
 #include "engine/engine.h"
 #include "proto/types.h"
 
@@ -24,6 +25,9 @@ struct BotOptions {
     engine::EngineOptions engine;       // the binary; the skill comes from the level
     Policy policy;
     bool verbose = false;               // log each move, its think time and evaluation to stderr
+    // TLS by default; a server not known beforehand (--fingerprint) is trusted on first use, as a
+    // headless program cannot ask anyone. Nothing is remembered between runs.
+    client::Security security{.plain = false, .expected = {}, .known_hosts = {}, .accept_new = true};
 };
 
 // "5+3" (minutes + seconds of increment) or "5+3/30" (with a 30 s cap per move); nullopt if malformed.

@@ -400,6 +400,7 @@ struct Player::Impl {
         // (CreateGame.computer_level); any other bot plays people only.
         const char* key = std::getenv("XQ_COMPUTER_KEY");
         const bool computer = !options.quick_match && key && *key;
+        connection.set_security(options.security);
         connection.open(options.server, player_name(), computer ? static_cast<std::uint32_t>(options.level) : 0,
                         computer ? key : "");
         while (!done && !stop.load()) {

@@ -29,7 +29,7 @@ struct CommandLine {
     std::optional<int> computer;
     int discovery_port = 7778;
     bool host = false, hotseat = false, quit_after_screenshot = false, mute = false, name_given = false;
-    bool frame_count = false;
+    bool frame_count = false, plain = false;
 };
 
 // SIGTERM or SIGINT: the window closes and the client ends as if closed there (its local server
@@ -64,6 +64,7 @@ po::options_description describe(CommandLine& line) {
         "position", po::value(&line.position), "window position on screen, X,Y")(
         "discovery-port", po::value(&line.discovery_port)->default_value(line.discovery_port),
         "UDP port of LAN discovery")(
+        "plain", "plain TCP without TLS, to a server started with --plain (and --host serves plain TCP)")(
         "config-dir", po::value(&line.config_dir),
         "where the client keeps its state (last server and name, seats in games); default "
         "$XDG_CONFIG_HOME/xiangqi or ~/.config/xiangqi")(
@@ -83,6 +84,7 @@ void read(int argc, char** argv, const po::options_description& options, Command
     line.hotseat = vm.count("hotseat") > 0;
     line.quit_after_screenshot = vm.count("quit-after-screenshot") > 0;
     line.mute = vm.count("mute") > 0;
+    line.plain = vm.count("plain") > 0;
     line.name_given = !vm["name"].defaulted();
     line.frame_count = vm.count("frame-count") > 0;
 }
@@ -126,6 +128,7 @@ std::expected<AppOptions, std::string> to_app_options(const CommandLine& line) {
     app.name = line.name;
     app.name_given = line.name_given;
     if (!line.config_dir.empty()) app.config_dir = line.config_dir;
+    app.plain = line.plain;
     if (!line.screenshot.empty()) app.screenshot = line.screenshot;
     app.quit_after_screenshot = line.quit_after_screenshot;
     app.screenshot_dir = line.shots;

@@ -4,17 +4,26 @@
 
 namespace xq::proto {
 
-bool is_discovery_request(std::string_view datagram) { return datagram == kDiscoveryRequest; }
+std::string discovery_request() {
+    std::string request(kDiscoveryRequest);
+    request.resize(kDiscoveryRequestBytes, '\0');
+    return request;
+}
+
+bool is_discovery_request(std::string_view datagram) {
+    return datagram.size() == kDiscoveryRequestBytes && datagram.starts_with(kDiscoveryRequest);
+}
 
 std::string encode_discovery_reply(const DiscoveryReply& reply) {
-    // A server name is free text; 200 bytes keeps the datagram far below the cap. Cut on a
+    // A server name is free text, cut to keep the reply no larger than the request. Cut on a
     // UTF-8 boundary so the JSON stays valid.
-    std::string name = reply.name.substr(0, 200);
+    std::string name = reply.name.substr(0, kMaxDiscoveryName);
     while (!name.empty() && (static_cast<unsigned char>(name.back()) & 0xC0) == 0x80) name.pop_back();
     if (!name.empty() && static_cast<unsigned char>(name.back()) >= 0xC0) name.pop_back();
     const nlohmann::ordered_json out = {{"service", "xiangqi"},      {"version", reply.version},
                                         {"name", name},              {"port", reply.port},
-                                        {"open_games", reply.open_games}, {"live_games", reply.live_games}};
+                                        {"open_games", reply.open_games}, {"live_games", reply.live_games},
+                                        {"fingerprint", reply.fingerprint}};
     return out.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
@@ -41,6 +50,10 @@ std::expected<DiscoveryReply, std::string> parse_discovery_reply(std::string_vie
     reply.open_games = static_cast<std::uint32_t>(number("open_games").value_or(0));
     reply.live_games = static_cast<std::uint32_t>(number("live_games").value_or(0));
     reply.version = static_cast<std::uint32_t>(number("version").value_or(0));
+    reply.fingerprint = text("fingerprint");
+    if (!reply.fingerprint.empty() &&
+        (reply.fingerprint.size() != 64 || reply.fingerprint.find_first_not_of("0123456789abcdef") != std::string::npos))
+        return std::unexpected("bad fingerprint in discovery reply");
     return reply;
 }
 

@@ -11,6 +11,7 @@
 #include "client/net/asio.h"
 #include "proto/codec.h"
 #include "proto/frame.h"
+#include "tls/context.h"
 
 namespace xq::client {
 namespace {
@@ -41,6 +42,8 @@ struct Link {
 
     tcp::resolver resolver;
     tcp::socket socket;
+    std::unique_ptr<tls::ssl::stream<tcp::socket&>> tls;  // null: plain TCP
+    std::shared_ptr<tls::PeerRecord> peer = std::make_shared<tls::PeerRecord>();
     asio::steady_timer deadline;  // until Welcome
     asio::steady_timer ping_timer;
     proto::FrameReader reader;
@@ -110,7 +113,7 @@ struct Connection::Impl {
             report = opened_;
             state_ = LinkState::Closed;
             online_.reset();
-            if (report) events_.emplace_back(LinkDown{"closed", false});
+            if (report) events_.emplace_back(LinkDown{"closed", false, std::nullopt});
         }
         if (report && wake_) wake_();
         asio::post(io_, [this] { shutdown(); });
@@ -139,7 +142,7 @@ struct Connection::Impl {
             if (state_ == LinkState::Closed) return;
             state_ = LinkState::Closed;
             online_.reset();
-            events_.emplace_back(LinkDown{std::move(reason), false});
+            events_.emplace_back(LinkDown{std::move(reason), false, std::nullopt});
         }
         if (wake_) wake_();
     }
@@ -174,25 +177,72 @@ struct Connection::Impl {
                         return lose(link, lowercase_first(connect_ec.message()) + " (" + to_string(endpoint_) + ")");
                     error_code ignored;
                     link->socket.set_option(tcp::no_delay(true), ignored);
-                    const proto::Hello hello{std::string(kClientSoftware), player_name_, proto::kProtocolVersion,
-                                             computer_level_, computer_key_};
-                    write(link, proto::encode_frame(proto::ClientMessage{next_internal_id_++, hello}));
-                    read(link);
+                    if (security_.plain) return greet(link);
+                    handshake(link);
                 });
             });
     }
 
-    void read(const std::shared_ptr<Link>& link) {
-        link->socket.async_read_some(asio::buffer(link->buffer), [this, link](const error_code& ec, std::size_t n) {
+    void handshake(const std::shared_ptr<Link>& link) {
+        if (!tls_context_) tls_context_ = tls::client_context();
+        link->tls = std::make_unique<tls::ssl::stream<tcp::socket&>>(link->socket, *tls_context_);
+        tls::verify_server(*link->tls, endpoint_.host, link->peer);
+        link->tls->async_handshake(tls::ssl::stream_base::client, [this, link](const error_code& ec) {
             if (link->dead) return;
-            if (ec == asio::error::eof) return lose(link, "the server closed the connection");
+            if (ec)
+                return lose(link, "TLS handshake with " + to_string(endpoint_) + " failed: " + lowercase_first(ec.message()) +
+                                      " (a server started with --plain needs --plain here too)");
+            if (trusted(link)) greet(link);
+        });
+    }
+
+    // Nothing of ours is sent before the server's certificate is judged (trust.h).
+    bool trusted(const std::shared_ptr<Link>& link) {
+        const std::string server = to_string(endpoint_);
+        const std::string& presented = link->peer->fingerprint;
+        auto known_hosts = KnownHosts::load(security_.known_hosts);
+        const auto decision = judge(link->peer->chain_ok, presented, known_hosts.find(server), security_);
+        switch (decision.verdict) {
+            case TrustVerdict::TrustedByCa:
+            case TrustVerdict::TrustedPinned: return true;
+            case TrustVerdict::TrustedNew:
+                if (decision.remember) known_hosts.remember(server, presented);  // unwritable: asked again next time
+                return true;
+            case TrustVerdict::Unknown:
+                end(link,
+                    "the certificate of " + server + " is not known (" + tls::verify_error_text(link->peer->error) +
+                        "); its fingerprint is " + tls::display_fingerprint(presented),
+                    false, TrustProblem{server, presented, {}, false});
+                return false;
+            case TrustVerdict::Changed:
+                end(link, changed_message(server, decision.known, presented), false,
+                    TrustProblem{server, presented, decision.known, true});
+                return false;
+        }
+        return false;
+    }
+
+    void greet(const std::shared_ptr<Link>& link) {
+        const proto::Hello hello{std::string(kClientSoftware), player_name_, proto::kProtocolVersion, computer_level_,
+                                 computer_key_};
+        write(link, proto::encode_frame(proto::ClientMessage{next_internal_id_++, hello}));
+        read(link);
+    }
+
+    void read(const std::shared_ptr<Link>& link) {
+        auto done = [this, link](const error_code& ec, std::size_t n) {
+            if (link->dead) return;
+            if (ec == asio::error::eof || ec == tls::ssl::error::stream_truncated)
+                return lose(link, "the server closed the connection");
             if (ec) return lose(link, "connection lost: " + lowercase_first(ec.message()));
             auto payloads = link->reader.feed(std::string_view(link->buffer.data(), n));
             if (!payloads) return lose(link, "the server sent a bad frame: " + payloads.error().message);
             for (const std::string& payload : *payloads)
                 if (!handle(link, payload)) return;
             read(link);
-        });
+        };
+        if (link->tls) link->tls->async_read_some(asio::buffer(link->buffer), std::move(done));
+        else link->socket.async_read_some(asio::buffer(link->buffer), std::move(done));
     }
 
     // False when the message ended the link.
@@ -249,13 +299,15 @@ struct Connection::Impl {
 
     void write_next(const std::shared_ptr<Link>& link) {
         link->writing = true;
-        asio::async_write(link->socket, asio::buffer(link->writes.front()), [this, link](const error_code& ec, std::size_t) {
+        auto done = [this, link](const error_code& ec, std::size_t) {
             if (link->dead) return;
             if (ec) return lose(link, "connection lost: " + lowercase_first(ec.message()));
             link->writes.pop_front();
             link->writing = false;
             if (!link->writes.empty()) write_next(link);
-        });
+        };
+        if (link->tls) asio::async_write(*link->tls, asio::buffer(link->writes.front()), std::move(done));
+        else asio::async_write(link->socket, asio::buffer(link->writes.front()), std::move(done));
     }
 
     void schedule_ping(const std::shared_ptr<Link>& link) {
@@ -270,7 +322,8 @@ struct Connection::Impl {
     void lose(const std::shared_ptr<Link>& link, std::string reason) { end(link, std::move(reason), true); }
 
     // Ends `link`, reports it, and (retrying) tries again after the backoff.
-    void end(const std::shared_ptr<Link>& link, std::string reason, bool retrying) {
+    void end(const std::shared_ptr<Link>& link, std::string reason, bool retrying,
+             std::optional<TrustProblem> trust = std::nullopt) {
         if (link->dead) return;
         stop(*link);
         if (link_ == link) link_.reset();
@@ -279,7 +332,7 @@ struct Connection::Impl {
             if (state_ == LinkState::Closed) return;  // close() has reported already
             if (online_ == link) online_.reset();
             state_ = retrying ? LinkState::Reconnecting : LinkState::Closed;
-            events_.emplace_back(LinkDown{std::move(reason), retrying});
+            events_.emplace_back(LinkDown{std::move(reason), retrying, std::move(trust)});
         }
         if (wake_) wake_();
         if (!retrying) {
@@ -321,6 +374,8 @@ struct Connection::Impl {
     std::string player_name_;
     std::uint32_t computer_level_ = 0;
     std::string computer_key_;
+    Security security_;
+    std::shared_ptr<tls::ssl::context> tls_context_;  // made on the first TLS attempt
     std::shared_ptr<Link> link_;  // the current attempt or session
     int attempts_ = 0;            // connection attempts since open()
     std::chrono::milliseconds backoff_ = kFirstBackoff;
@@ -356,6 +411,8 @@ void Connection::open(Endpoint endpoint, std::string player_name, std::uint32_t 
                       std::string computer_key) {
     impl_->open(std::move(endpoint), std::move(player_name), computer_level, std::move(computer_key));
 }
+
+void Connection::set_security(Security security) { impl_->security_ = std::move(security); }
 
 std::uint64_t Connection::send(proto::ClientBody body) { return impl_->send(std::move(body)); }
 

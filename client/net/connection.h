@@ -6,11 +6,13 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "client/net/endpoint.h"
+#include "client/net/trust.h"
 #include "proto/messages.h"
 
 namespace xq::client {
@@ -22,11 +24,22 @@ struct LinkUp {
     int attempt = 0;
 };
 
+// The server's certificate could not be trusted without the person: never seen before (changed =
+// false: ask, and on yes remember it and connect again), or different from the one remembered
+// (changed = true: refused). Fingerprints are lower-case hex SHA-256.
+struct TrustProblem {
+    std::string server;     // "host:port", the known_hosts key
+    std::string presented;  // what the server showed
+    std::string known;      // what was remembered or expected (changed)
+    bool changed = false;
+};
+
 // The link was lost or could not be made. retrying=false when it will not try again: close(), or
-// the server refused us for good (UNSUPPORTED_VERSION).
+// the server refused us for good (UNSUPPORTED_VERSION), or we refused the server (`trust`).
 struct LinkDown {
     std::string reason;
     bool retrying = true;
+    std::optional<TrustProblem> trust;
 };
 
 // Every server message except Welcome and Pong (and replies to the link's own Hello and Ping).
@@ -47,11 +60,16 @@ public:
     Connection(const Connection&) = delete;
     Connection& operator=(const Connection&) = delete;
 
-    // Starts the worker: resolves, connects (5 s to connect and be welcomed), sends Hello and, on
+    // Starts the worker: resolves, connects (5 s to connect, shake hands and be welcomed), checks the
+    // server's certificate (Security), sends Hello and, on
     // Welcome, queues LinkUp. Once per Connection; later calls are ignored. `computer_level`: the
     // Hello of a computer opponent (xiangqi-bot), 1-8, with the key its server gave it; 0 for a person.
     void open(Endpoint endpoint, std::string player_name, std::uint32_t computer_level = 0,
               std::string computer_key = {});
+
+    // How the link is secured (TLS and how the server is trusted, or plain TCP); call before open().
+    // The default: TLS, a server not known by the trust store or known_hosts stops with a TrustProblem.
+    void set_security(Security security);
 
     // Thread-safe. Sends the request with a fresh request id (1, 2, 3, ...) and returns that id;
     // when not Online returns 0 and sends nothing. Requests go out in the order of their ids.

@@ -44,11 +44,12 @@ struct DiscoveryBrowser::Impl {
         socket.set_option(asio::socket_base::broadcast(true), ec);
         socket.bind(udp::endpoint(udp::v4(), 0), ec);
         if (ec) return;
+        const std::string request = proto::discovery_request();
         for (const std::string& target : targets) {
             // Each target on its own: no broadcast route must not stop the loopback question.
             const auto address = asio::ip::make_address_v4(target, ec);
             if (ec) continue;
-            socket.send_to(asio::buffer(proto::kDiscoveryRequest.data(), proto::kDiscoveryRequest.size()),
+            socket.send_to(asio::buffer(request),
                            udp::endpoint(address, discovery_port), 0, ec);
         }
         asio::steady_timer deadline(io, kListenFor);
@@ -72,7 +73,8 @@ struct DiscoveryBrowser::Impl {
     void take(std::string_view datagram, const udp::endpoint& sender) {
         auto reply = proto::parse_discovery_reply(datagram);
         if (!reply) return;  // our own broadcast echoed back, or something else on the port
-        FoundServer server{reply->name, sender.address().to_string(), reply->port, reply->open_games, reply->live_games};
+        FoundServer server{reply->name, sender.address().to_string(), reply->port, reply->open_games, reply->live_games,
+                           reply->fingerprint};
         std::lock_guard lock(mutex);
         auto key = std::make_pair(server.address, server.port);
         found[std::move(key)] = Seen{std::move(server), round};

@@ -17,6 +17,7 @@ struct FoundServer {
     std::string address;  // the reply's sender
     std::uint16_t port = 0;
     std::uint32_t open_games = 0, live_games = 0;
+    std::string fingerprint;  // its TLS certificate's (hex SHA-256); "": a --plain server
     Endpoint endpoint() const { return Endpoint{address, port}; }
     friend bool operator==(const FoundServer&, const FoundServer&) = default;
 };

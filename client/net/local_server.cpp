@@ -48,6 +48,14 @@ std::optional<std::uint16_t> ready_port(const std::string& log) {
     return static_cast<std::uint16_t>(port);
 }
 
+// The certificate fingerprint the server logs before its ready line ("" when it serves plain TCP).
+std::string logged_fingerprint(const std::string& log) {
+    constexpr std::string_view kMarker = "TLS certificate fingerprint sha256:";
+    const auto at = log.find(kMarker);
+    if (at == std::string::npos) return {};
+    return log.substr(at + kMarker.size(), 64);
+}
+
 // The last part of the child's output, for an error message.
 std::string tail(const std::string& log) {
     constexpr std::size_t kMax = 2000;
@@ -67,6 +75,7 @@ std::string describe_status(int status) {
 struct LocalServer::Child {
     pid_t pid = -1;
     std::uint16_t port = 0;
+    std::string fingerprint;
     int output = -1;  // read end of the pipe holding the child's stdout and stderr
     std::thread drain;
     std::optional<int> status;  // once reaped
@@ -125,6 +134,8 @@ LocalServer& LocalServer::operator=(LocalServer&&) noexcept = default;
 LocalServer::~LocalServer() = default;
 
 std::uint16_t LocalServer::port() const { return child_ ? child_->port : 0; }
+
+std::string LocalServer::fingerprint() const { return child_ ? child_->fingerprint : std::string(); }
 pid_t LocalServer::pid() const { return child_ ? child_->pid : -1; }
 
 std::expected<LocalServer, std::string> LocalServer::start(const LocalServerOptions& options) {
@@ -148,6 +159,7 @@ std::expected<LocalServer, std::string> LocalServer::start(const LocalServerOpti
         args.push_back(options.db.string());
     }
     std::vector<char*> argv;
+    if (options.plain) args.push_back("--plain");
     args.insert(args.end(), options.extra_args.begin(), options.extra_args.end());
     for (std::string& arg : args) argv.push_back(arg.data());
     argv.push_back(nullptr);
@@ -189,6 +201,7 @@ std::expected<LocalServer, std::string> LocalServer::start(const LocalServerOpti
     for (;;) {
         if (const auto port = ready_port(log)) {
             child->port = *port;
+            child->fingerprint = logged_fingerprint(log);
             fs::path log_path;
             if (!options.db.empty()) {
                 const fs::path folder = options.db.parent_path();

@@ -22,6 +22,7 @@ struct LocalServerOptions {
     std::string name = "xiangqi";
     std::optional<std::uint16_t> discovery_port;  // none: --discovery-port 0 (no LAN discovery)
     std::vector<std::string> extra_args;          // more server options, e.g. {"--bots", "2"}
+    bool plain = false;                           // --plain: no TLS
 };
 
 class LocalServer {
@@ -37,6 +38,9 @@ public:
     ~LocalServer();  // SIGTERM, up to 2 s to exit, then SIGKILL; reaps the child
 
     std::uint16_t port() const;  // the port it actually listens on
+    // Its TLS certificate's fingerprint (hex SHA-256), from its log: the client trusts its own
+    // server without a question. Empty when it serves plain TCP.
+    std::string fingerprint() const;
     pid_t pid() const;
 
 private:

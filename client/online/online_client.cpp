@@ -17,9 +17,14 @@ OnlineClient::OnlineClient(GameModel& game, LobbyModel& lobby, ProfileStore* pro
                                                    std::chrono::system_clock::now().time_since_epoch())
                                                    .count())) {}
 
-void OnlineClient::connect(const Endpoint& endpoint, const std::string& name) {
+void OnlineClient::connect(const Endpoint& endpoint, const std::string& name, const std::string& fingerprint) {
     link_.reset();
     link_.emplace();
+    Security security = security_;
+    security.expected = fingerprint;
+    link_->set_security(std::move(security));
+    endpoint_ = endpoint;
+    trust_problem_.reset();
     name_ = name;
     server_ = to_string(endpoint);
     held_.reset();
@@ -27,6 +32,19 @@ void OnlineClient::connect(const Endpoint& endpoint, const std::string& name) {
     status_ = LinkStatus::Connecting;
     status_text_ = "connecting to " + to_string(endpoint) + "…";
     link_->open(endpoint, name);
+}
+
+bool OnlineClient::trust_server() {
+    if (!trust_problem_ || trust_problem_->changed) return false;
+    auto hosts = KnownHosts::load(security_.known_hosts);
+    if (auto saved = hosts.remember(trust_problem_->server, trust_problem_->presented); !saved) {
+        status_text_ = "cannot remember the server: " + saved.error();
+        return false;
+    }
+    // Remembered when a known_hosts file is kept; else trusted for this connection by name.
+    const std::string fingerprint = security_.known_hosts.empty() ? trust_problem_->presented : std::string();
+    connect(endpoint_, name_, fingerprint);
+    return true;
 }
 
 void OnlineClient::disconnect() {
@@ -55,6 +73,7 @@ bool OnlineClient::pump(TimePoint now) {
         } else if (const auto* down = std::get_if<LinkDown>(&event)) {
             status_ = down->retrying ? LinkStatus::Reconnecting : LinkStatus::Failed;
             status_text_ = down->retrying ? "reconnecting… (" + down->reason + ")" : down->reason;
+            if (down->trust) trust_problem_ = down->trust;
         } else if (const auto* in = std::get_if<Incoming>(&event)) {
             on_message(in->message, now);
         }

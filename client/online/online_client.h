@@ -26,7 +26,18 @@ public:
     // Without a profile nothing is saved: seats last as long as the process.
     OnlineClient(GameModel& game, LobbyModel& lobby, ProfileStore* profile = nullptr);
 
-    void connect(const Endpoint& endpoint, const std::string& name);
+    // `fingerprint`: the certificate this server is known to have (LAN discovery, the local
+    // server): trusted without a question. Otherwise the trust store or known_hosts decides, or
+    // trust_problem() asks (client/net/trust.h).
+    void connect(const Endpoint& endpoint, const std::string& name, const std::string& fingerprint = {});
+    // TLS or --plain, and where fingerprints are remembered, for every connect().
+    void set_security(Security security) { security_ = std::move(security); }
+    // A server whose certificate needs the person: unknown (trust it?) or changed (refused).
+    const std::optional<TrustProblem>& trust_problem() const { return trust_problem_; }
+    // Remembers the unknown server's fingerprint and connects again; false when it cannot be
+    // remembered (the reason in status_text()).
+    bool trust_server();
+    void dismiss_trust_problem() { trust_problem_.reset(); }
     void disconnect();
     // Applies everything the server sent since the last call; true when anything came (the
     // picture may have changed). Call once per loop.
@@ -105,6 +116,9 @@ private:
     LobbyModel& lobby_;
     ProfileStore* profile_;
     std::optional<Connection> link_;
+    Security security_;
+    std::optional<TrustProblem> trust_problem_;
+    Endpoint endpoint_;
     std::string server_;  // "host:port" as connected to: the key of saved seats
     std::optional<SavedSeat> held_;  // the newest seat saved for server_
     std::uint64_t resume_request_ = 0;  // the Resume of a saved seat, until answered

@@ -88,6 +88,11 @@ App::App(AppOptions options)
     if (options_.position) window_.setPosition(*options_.position);
     game_.set_notation(options_.notation);
     context_.actions = &online_;
+    // Servers trusted on first contact are remembered beside the profile (mode 0600).
+    online_.set_security(Security{.plain = options_.plain,
+                                  .expected = {},
+                                  .known_hosts = profile_ ? known_hosts_in(profile_->dir()) : std::filesystem::path(),
+                                  .accept_new = false});
     context_.local_clock = TimeControlPicker(true, options_.clock);
     context_.start_hotseat = [this] { begin_hotseat(); };
     context_.start_computer = [this](Color side, int level) { begin_computer(side, level); };
@@ -178,6 +183,11 @@ void App::end_local_game() {
     record_.reset();
     context_.hotseat = context_.computer = false;
     context_.actions = &online_;
+    // Servers trusted on first contact are remembered beside the profile (mode 0600).
+    online_.set_security(Security{.plain = options_.plain,
+                                  .expected = {},
+                                  .known_hosts = profile_ ? known_hosts_in(profile_->dir()) : std::filesystem::path(),
+                                  .accept_new = false});
     game_.clear_room();
     (void)game_.reset(Position::start(), {}, Role::Spectator);
 }
@@ -209,6 +219,7 @@ void App::host_game() {
     server.port = options_.connect ? options_.connect->port : 7777;
     server.name = options_.name + "'s game";
     server.discovery_port = options_.discovery_port;
+    server.plain = options_.plain;
     // Computer opponents in the hosted lobby, so one person alone has someone to play at once.
     server.extra_args = {"--bots", "3", "--bot-levels", "2,4,6"};
     auto started = LocalServer::start(server);
@@ -232,7 +243,7 @@ void App::host_game() {
     }
     local_server_.emplace(std::move(*started));
     hosted_at_ = lan_addresses();
-    online_.connect(Endpoint{"127.0.0.1", local_server_->port()}, options_.name);
+    online_.connect(Endpoint{"127.0.0.1", local_server_->port()}, options_.name, local_server_->fingerprint());
 }
 
 void App::toast(const std::string& text) {
@@ -419,7 +430,7 @@ void App::draw(ui::Input& in, TimePoint now) {
     // Under an open dialog the screen is drawn but gets no clicks.
     ui::Input none;
     none.mouse = {-1, -1};
-    ui::Input& screen_in = records_.active() ? none : in;
+    ui::Input& screen_in = records_.active() || TrustPrompt::active(online_) ? none : in;
     if (shown == Screen::Start) start_.draw(window_, screen_in, now);
     if (shown == Screen::Lobby) lobby_screen_.draw(window_, screen_in, now);
     if (shown == Screen::Game) game_screen_.draw(window_, screen_in, now);
@@ -427,6 +438,7 @@ void App::draw(ui::Input& in, TimePoint now) {
     if (mode_ == Mode::Online && shown != Screen::Start &&
         (online_.status() == LinkStatus::Reconnecting || online_.status() == LinkStatus::Failed))
         draw_connection_lost();
+    trust_prompt_.draw(window_, resources_.font(), in, online_);
     if (!toast_.empty() && now < toast_until_) draw_toast();
     window_.display();
     ++frames_;

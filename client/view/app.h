@@ -16,6 +16,7 @@
 #include "client/model/frame_schedule.h"
 #include "client/model/hotseat_game.h"
 #include "client/net/discovery_browser.h"
+#include "client/view/trust_prompt.h"
 #include "client/net/local_server.h"
 #include "client/online/online_client.h"
 #include "client/profile/profile_store.h"
@@ -46,6 +47,7 @@ struct AppOptions {
     unsigned height = 780;
     std::optional<sf::Vector2i> position;
     std::uint16_t discovery_port = 7778;
+    bool plain = false;  // --plain: plain TCP to servers started with --plain (hosting one too)
     bool print_frame_count = false;  // "frames N" on stdout at the end: how many frames were drawn
     const std::atomic<bool>* stop = nullptr;  // set (by a signal handler): close the window and return
 };
@@ -94,6 +96,7 @@ private:
     LobbyModel lobby_;
     OnlineClient online_;
     DiscoveryBrowser discovery_;
+    TrustPrompt trust_prompt_;
     std::optional<HotseatGame> hotseat_;
     std::optional<ComputerGame> computer_;
     std::optional<PgnGame> record_;  // Mode::Record: the game as its file had it

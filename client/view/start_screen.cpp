@@ -10,7 +10,7 @@ namespace xq::client {
 StartScreen::StartScreen(ScreenContext& context, std::string address, std::string name)
     : ctx_(context), address_field_(std::move(address), 200), name_field_(std::move(name), 40) {}
 
-void StartScreen::connect(const std::string& address) {
+void StartScreen::connect(const std::string& address, const std::string& fingerprint) {
     const auto endpoint = parse_endpoint(address);
     if (!endpoint) {
         error_ = "\"" + address + "\" is not an address: write host or host:port";
@@ -21,7 +21,7 @@ void StartScreen::connect(const std::string& address) {
         return;
     }
     error_.clear();
-    ctx_.online.connect(*endpoint, name_field_.value());
+    ctx_.online.connect(*endpoint, name_field_.value(), fingerprint);
 }
 
 void StartScreen::handle(const sf::Event& event) {
@@ -117,7 +117,7 @@ void StartScreen::draw_main(sf::RenderTarget& target, ui::Input& in, TimePoint) 
         if (ui::button(target, font, in, {row.x + row.w - 92, row.y + 4, 86, 30}, "Join", !busy)) {
             const std::string address = to_string(s.endpoint());
             address_field_.set(address);
-            connect(address);
+            connect(address, s.fingerprint);  // announced on the LAN: no question, still checked
         }
         y += 42;
     }

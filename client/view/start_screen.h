@@ -19,7 +19,8 @@ public:
     std::string name() const { return name_field_.value(); }
 
 private:
-    void connect(const std::string& address);
+    // `fingerprint`: the certificate LAN discovery announced for that server, if any.
+    void connect(const std::string& address, const std::string& fingerprint = {});
     void draw_main(sf::RenderTarget& target, ui::Input& in, TimePoint now);
     // The clock picker for games on this machine, over the screen until a valid choice is made.
     void draw_clock_picker(sf::RenderTarget& target, ui::Input& in);

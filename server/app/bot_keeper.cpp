@@ -22,8 +22,8 @@ namespace xq::server {
 namespace fs = std::filesystem;
 
 BotKeeper::BotKeeper(asio::io_context& io, fs::path binary, std::string server, std::vector<BotSpec> bots,
-                     std::string computer_key)
-    : timer_(io), binary_(std::move(binary)), server_(std::move(server)) {
+                     std::string computer_key, std::string fingerprint)
+    : timer_(io), binary_(std::move(binary)), server_(std::move(server)), fingerprint_(std::move(fingerprint)) {
     for (auto& spec : bots) bots_.push_back(Bot{std::move(spec)});
     for (char** e = environ; *e; ++e)
         if (!std::string_view(*e).starts_with("XQ_COMPUTER_KEY=")) environment_.emplace_back(*e);
@@ -41,6 +41,8 @@ void BotKeeper::spawn(Bot& bot) {
     const std::string level = std::to_string(bot.spec.level);
     std::vector<std::string> args = {binary_.string(), "--server", server_, "--level", level,
                                      "--time-control", bot.spec.time_control};
+    if (fingerprint_.empty()) args.push_back("--plain");
+    else args.insert(args.end(), {"--fingerprint", fingerprint_});
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

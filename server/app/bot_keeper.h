@@ -26,8 +26,9 @@ class BotKeeper {
 public:
     // `computer_key`: given to each bot in its environment (XQ_COMPUTER_KEY, not on its command line,
     // which every user of the machine can read), so that it may say it is this server's computer.
+    // `fingerprint`: of this server's TLS certificate, which the bots pin; empty: plain TCP (--plain).
     BotKeeper(asio::io_context& io, std::filesystem::path binary, std::string server, std::vector<BotSpec> bots,
-              std::string computer_key);
+              std::string computer_key, std::string fingerprint = {});
     ~BotKeeper();
     void start();
     void stop();  // SIGTERM, a short wait, then SIGKILL; every child reaped
@@ -49,6 +50,7 @@ private:
     std::string server_;
     std::vector<std::string> environment_;  // this process's, and XQ_COMPUTER_KEY
     std::vector<Bot> bots_;
+    std::string fingerprint_;
     bool stopped_ = false;
 };
 

@@ -13,6 +13,8 @@
 #include "server/app/bot_keeper.h"
 #include "server/log/log.h"
 #include "server/net/server.h"
+#include "tls/certificate.h"
+#include "tls/context.h"
 
 namespace po = boost::program_options;
 using namespace xq::server;
@@ -34,11 +36,6 @@ std::optional<tcp::endpoint> parse_endpoint(const std::string& text) {
     return tcp::endpoint(address, static_cast<std::uint16_t>(port));
 }
 
-std::string host_name() {
-    char name[256] = {};
-    return gethostname(name, sizeof name - 1) == 0 && name[0] ? name : "xiangqi";
-}
-
 void tune_allocators() {
     // glibc hands freed memory at the top of the heap back (brk) past 128 KiB, and SQLite's
     // journal compaction frees that much every few turns: keep up to 16 MiB for reuse instead.
@@ -51,7 +48,10 @@ void tune_allocators() {
 // The command line as typed; server_config and bot_setup check it.
 struct CommandLine {
     bool help = false;
-    std::string listen = "0.0.0.0:7777", db, level = "info", name = host_name();
+    // The name is the operator's choice, never the machine's host name: discovery answers with it.
+    std::string listen = "0.0.0.0:7777", db, level = "info", name = "xiangqi";
+    std::string tls_cert, tls_key;
+    bool plain = false;
     int discovery_port = xq::proto::kDiscoveryPort;
     std::size_t per_address = 64;
     std::size_t waiting_per_address = 2;
@@ -74,6 +74,12 @@ po::options_description describe(CommandLine& line) {
         "debug, info, warn, error or off")(
         "name", po::value(&line.name)->default_value(line.name),
         "the server's name in LAN discovery and Welcome")(
+        "tls-cert", po::value(&line.tls_cert),
+        "PEM certificate chain for TLS (with --tls-key); default: a self-signed one made on first start "
+        "and kept beside the database (DB.cert.pem, DB.key.pem)")(
+        "tls-key", po::value(&line.tls_key), "PEM private key of --tls-cert")(
+        "plain", po::bool_switch(&line.plain),
+        "serve plain TCP without TLS (tests, old clients): everything, tokens included, crosses the network in clear")(
         "discovery-port", po::value(&line.discovery_port)->default_value(line.discovery_port),
         "UDP port answering LAN discovery; 0 turns discovery off")(
         "max-connections-per-address",
@@ -131,6 +137,27 @@ std::expected<ServerConfig, std::string> server_config(const CommandLine& line) 
         config.db = line.db;
     }
     config.name = line.name;
+    if (line.plain && !(line.tls_cert.empty() && line.tls_key.empty()))
+        return std::unexpected("--plain cannot go with --tls-cert or --tls-key");
+    if (line.tls_cert.empty() != line.tls_key.empty()) return std::unexpected("--tls-cert and --tls-key go together");
+    if (!line.plain) {
+        auto files = xq::tls::files_beside(config.db);
+        if (!line.tls_cert.empty()) {
+            files = {line.tls_cert, line.tls_key};
+        } else if (auto made = xq::tls::ensure_self_signed(files, line.name); !made) {
+            return std::unexpected("cannot make the self-signed TLS certificate: " + made.error());
+        } else if (!*made) {
+            log(LogLevel::Info, "made a self-signed TLS certificate: ", files.cert.string());
+        }
+        auto context = xq::tls::server_context(files);
+        if (!context) return std::unexpected(context.error());
+        const auto fingerprint = xq::tls::fingerprint_of_file(files.cert);
+        if (!fingerprint) return std::unexpected(fingerprint.error());
+        config.tls = std::move(*context);
+        config.fingerprint = *fingerprint;
+        // Clients that cannot check the certificate against a CA compare this (LocalServer reads it).
+        log(LogLevel::Info, "TLS certificate fingerprint sha256:", *fingerprint);
+    }
     if (line.discovery_port < 0 || line.discovery_port > 65535)
         return std::unexpected("--discovery-port must be 0 to 65535");
     if (line.discovery_port > 0) config.discovery = static_cast<std::uint16_t>(line.discovery_port);
@@ -231,7 +258,7 @@ int serve(const ServerConfig& config, const Bots& bots, pid_t parent) {
         if (!bots.specs.empty()) {
             const std::string port = std::to_string(server.port());
             keeper.emplace(io, *bots.binary, bot_host(config.listen.address()) + ":" + port,
-                           bots.specs, config.computer_key);
+                           bots.specs, config.computer_key, config.fingerprint);
             keeper->start();
         }
         if (parent != 0) watch_parent(parent_timer, parent, [&] { shut_down("the parent process has ended"); });

@@ -18,7 +18,9 @@ enum class CloseReason {
     IdleTimeout,
     FrameTimeout,
     FlushTimeout,  // a close that waited for its queued output longer than the frame timeout
-    ByServer
+    ByServer,
+    HandshakeFailed,  // TLS: not a TLS client, or one that refused our certificate
+    HandshakeTimeout  // TLS: a handshake unfinished after SessionLimits::handshake_timeout
 };
 std::string_view to_string(CloseReason reason);
 

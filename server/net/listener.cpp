@@ -14,15 +14,20 @@ namespace {
 // Timeouts are seconds to minutes; a sweep every quarter of the shorter one (at most a second)
 // closes a session at most that late, for a scan of every session once a second.
 std::chrono::milliseconds sweep_period(const SessionLimits& limits) {
-    const auto shorter = std::min(limits.idle_timeout, limits.frame_timeout);
+    const auto shorter = std::min({limits.idle_timeout, limits.frame_timeout, limits.handshake_timeout});
     return std::clamp(shorter / 4, std::chrono::milliseconds(10), std::chrono::milliseconds(1000));
 }
 
 }  // namespace
 
 Listener::Listener(asio::io_context& io, const tcp::endpoint& endpoint, ListenerLimits limits,
-                   SessionLimits session_limits, SessionHandler& handler)
-    : acceptor_(io), sweep_timer_(io), limits_(limits), session_limits_(session_limits), handler_(handler) {
+                   SessionLimits session_limits, SessionHandler& handler, std::shared_ptr<boost::asio::ssl::context> tls)
+    : acceptor_(io),
+      sweep_timer_(io),
+      limits_(limits),
+      session_limits_(session_limits),
+      handler_(handler),
+      tls_(std::move(tls)) {
     acceptor_.open(endpoint.protocol());
     acceptor_.set_option(asio::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
@@ -98,7 +103,7 @@ asio::awaitable<void> Listener::accept_loop() {
         ::fcntl(socket.native_handle(), F_SETFD, FD_CLOEXEC);
         ++total_;
         ++per_address_[address];
-        auto session = std::make_shared<Session>(std::move(socket), next_id_++, session_limits_, handler_);
+        auto session = std::make_shared<Session>(std::move(socket), next_id_++, session_limits_, handler_, tls_.get());
         log(LogLevel::Debug, "session ", session->id(), " from ", session->peer());
         sessions_.emplace(session->id(), session);
         session->start();

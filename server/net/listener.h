@@ -20,9 +20,10 @@ struct ListenerLimits {
 
 class Listener {
 public:
-    // `handler` gets every session's frames; the listener only counts sessions per address.
+    // `handler` gets every session's frames; the listener only counts sessions per address. With
+    // `tls`, every connection is TLS (a handshake first, counted against the caps like any other).
     Listener(asio::io_context& io, const tcp::endpoint& endpoint, ListenerLimits limits, SessionLimits session_limits,
-             SessionHandler& handler);
+             SessionHandler& handler, std::shared_ptr<boost::asio::ssl::context> tls = nullptr);
 
     void start();
     void stop();
@@ -46,6 +47,7 @@ private:
     ListenerLimits limits_;
     SessionLimits session_limits_;
     SessionHandler& handler_;
+    std::shared_ptr<boost::asio::ssl::context> tls_;  // null: plain TCP
     std::unordered_map<std::string, std::size_t> per_address_;  // by address group (address_group.h)
     std::size_t total_ = 0;
     std::uint64_t next_id_ = 1;

@@ -48,7 +48,7 @@ Server::Server(asio::io_context& io, ServerConfig config)
                                  config_.rate, config_.computer_key, config_.max_waiting_per_group,
                                  config_.join_codes}, store_,
                   *this, secure_random),
-      listener_(io, config_.listen, config_.connections, config_.session, *this) {
+      listener_(io, config_.listen, config_.connections, config_.session, *this, config_.tls) {
     // The loop's connection never checkpoints; a thread of the store does (store/checkpointer.h).
     if (auto c = Checkpointer::start(config_.db, std::chrono::milliseconds(200)); c && store_.hand_checkpoints_over())
         checkpointer_ = std::move(*c);
@@ -58,7 +58,7 @@ Server::Server(asio::io_context& io, ServerConfig config)
             return proto::DiscoveryReply{config_.name, listener_.port(),
                                          static_cast<std::uint32_t>(lobby().open_games(0).size()),
                                          static_cast<std::uint32_t>(lobby().live_games(0).size()),
-                                         proto::kProtocolVersion};
+                                         proto::kProtocolVersion, config_.fingerprint};
         });
     }
 }
@@ -71,6 +71,7 @@ void Server::start() {
     arm_sweep();
     dispatcher_.arm_clocks();  // restored games' clocks
     log(LogLevel::Info, "listening on ", config_.listen.address().to_string(), ":", listener_.port(),
+        config_.tls ? " (TLS)" : " (plain TCP, unencrypted)",
         discovery_ ? ", discovery on UDP " + std::to_string(discovery_->port()) : std::string());
 }
 

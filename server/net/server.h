@@ -29,6 +29,9 @@ struct ServerConfig {
     std::filesystem::path db;                // SQLite file; created if absent
     std::string name = "xiangqi";            // shown in LAN discovery and Welcome
     std::optional<std::uint16_t> discovery;  // UDP port to answer discovery on; none: off
+    // TLS on the game port (tls/context.h); null: plain TCP, only when asked for (--plain).
+    std::shared_ptr<boost::asio::ssl::context> tls;
+    std::string fingerprint;  // of the TLS certificate, announced by discovery
     ListenerLimits connections;
     SessionLimits session;
     // At most one SpectatorCount per room per interval, so a crowd arriving at once does not flood

@@ -5,6 +5,7 @@
 #include "proto/frame.h"
 #include "server/log/log.h"
 #include "server/net/address_group.h"
+#include "tls/asio.h"
 
 namespace xq::server {
 namespace {
@@ -29,7 +30,9 @@ bool abortive(CloseReason reason) {
         case CloseReason::WriteError:
         case CloseReason::IdleTimeout:
         case CloseReason::FrameTimeout:
-        case CloseReason::FlushTimeout: return true;
+        case CloseReason::FlushTimeout:
+        case CloseReason::HandshakeFailed:
+        case CloseReason::HandshakeTimeout: return true;
         default: return false;
     }
 }
@@ -72,12 +75,29 @@ std::string_view to_string(CloseReason reason) {
         case CloseReason::FrameTimeout: return "frame_timeout";
         case CloseReason::FlushTimeout: return "flush_timeout";
         case CloseReason::ByServer: return "closed_by_server";
+        case CloseReason::HandshakeFailed: return "tls_handshake_failed";
+        case CloseReason::HandshakeTimeout: return "tls_handshake_timeout";
     }
     return "closed";
 }
 
-Session::Session(tcp::socket socket, std::uint64_t id, const SessionLimits& limits, SessionHandler& handler)
+// A TLS session's stream over the session's socket, and what only TLS needs. Reads take whole
+// decrypted records' worth, so a larger buffer than the plain session's small one; the 80-odd KB
+// OpenSSL and Asio hold per TLS connection dwarf it anyway.
+struct Session::Tls {
+    Tls(tcp::socket& socket, tls::ssl::context& context) : stream(socket, context), shutdown_timer(socket.get_executor()) {}
+    tls::ssl::stream<tcp::socket&> stream;
+    asio::steady_timer shutdown_timer;
+    std::array<char, 2048> buffer{};
+};
+
+// How long a closing TLS session waits for the peer's close_notify before the socket just closes.
+constexpr auto kTlsShutdownTimeout = std::chrono::seconds(2);
+
+Session::Session(tcp::socket socket, std::uint64_t id, const SessionLimits& limits, SessionHandler& handler,
+                 tls::ssl::context* tls)
     : socket_(std::move(socket)), id_(id), limits_(limits), handler_(handler) {
+    if (tls) tls_ = std::make_unique<Tls>(socket_, *tls);
     boost::system::error_code ec;
     const auto endpoint = socket_.remote_endpoint(ec);
     peer_ = ec ? "unknown" : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
@@ -87,9 +107,35 @@ Session::Session(tcp::socket socket, std::uint64_t id, const SessionLimits& limi
     socket_.non_blocking(true, ec);
 }
 
+Session::~Session() = default;
+
 void Session::start() {
     last_read_ = Clock::now();
-    read_small();
+    if (!tls_) return read_small();
+    // The sweep closes a handshake that takes longer than the limit (silent, slow or partial).
+    handshaking_ = true;
+    tls_->stream.async_handshake(tls::ssl::stream_base::server, [self = shared_from_this()](
+                                                                     const boost::system::error_code& ec) {
+        self->on_handshake(ec);
+    });
+}
+
+void Session::on_handshake(const boost::system::error_code& ec) {
+    handshaking_ = false;
+    if (closed_ || failing_) return;
+    if (ec) {
+        log(LogLevel::Debug, "session ", id_, " TLS handshake: ", ec.message());
+        return shut(CloseReason::HandshakeFailed);
+    }
+    last_read_ = Clock::now();
+    read_tls();
+}
+
+void Session::read_tls() {
+    tls_->stream.async_read_some(asio::buffer(tls_->buffer), [self = shared_from_this()](
+                                                                 const boost::system::error_code& ec, std::size_t n) {
+        if (self->took(ec, std::string_view(self->tls_->buffer.data(), n))) self->read_tls();
+    });
 }
 
 // A read, not a readiness wait: Asio tries it at once (the completion is posted, never run
@@ -118,8 +164,10 @@ void Session::read_on() {
 bool Session::took(const boost::system::error_code& ec, std::string_view bytes) {
     if (!reading()) return false;  // closed meanwhile: the read completed as aborted
     if (ec) {
-        if (ec != asio::error::eof) log(LogLevel::Debug, "session ", id_, " read: ", ec.message());
-        shut(ec == asio::error::eof ? CloseReason::PeerClosed : CloseReason::ReadError);
+        // A TLS peer that closes without close_notify reads as a truncated stream: a plain hang-up.
+        const bool ended = ec == asio::error::eof || ec == tls::ssl::error::stream_truncated;
+        if (!ended) log(LogLevel::Debug, "session ", id_, " read: ", ec.message());
+        shut(ended ? CloseReason::PeerClosed : CloseReason::ReadError);
         return false;
     }
     last_read_ = Clock::now();
@@ -169,7 +217,7 @@ void Session::deliver(std::string_view payload) {
     const std::array<char, proto::kFrameHeaderBytes> header{static_cast<char>(size >> 24), static_cast<char>(size >> 16),
                                                             static_cast<char>(size >> 8), static_cast<char>(size)};
     std::size_t sent = 0;
-    if (!writing_) {
+    if (!writing_ && !tls_) {
         // Nothing queued: hand the frame to the kernel now, which usually takes all of it.
         const std::array<asio::const_buffer, 2> frame{asio::buffer(header), asio::buffer(payload.data(), payload.size())};
         boost::system::error_code ec;
@@ -189,10 +237,9 @@ void Session::deliver(std::string_view payload) {
 void Session::start_write() {
     writing_ = true;
     inflight_.swap(pending_);
-    asio::async_write(socket_, asio::buffer(inflight_),
-                      [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) {
-                          self->on_written(ec);
-                      });
+    auto done = [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) { self->on_written(ec); };
+    if (tls_) asio::async_write(tls_->stream, asio::buffer(inflight_), std::move(done));
+    else asio::async_write(socket_, asio::buffer(inflight_), std::move(done));
 }
 
 void Session::on_written(const boost::system::error_code& ec) {
@@ -221,6 +268,9 @@ std::optional<CloseReason> Session::timed_out(Clock::time_point now) const {
     // apply; a peer that never reads would hold it open (and its socket) for ever.
     if (closing_ && !closed_ && !failing_)
         return now >= closing_since_ + limits_.frame_timeout ? std::optional(CloseReason::FlushTimeout) : std::nullopt;
+    if (handshaking_ && reading())
+        return now >= last_read_ + limits_.handshake_timeout ? std::optional(CloseReason::HandshakeTimeout)
+                                                             : std::nullopt;
     if (!reading()) return std::nullopt;
     if (partial_since_ != Clock::time_point{} && now >= partial_since_ + limits_.frame_timeout)
         return CloseReason::FrameTimeout;
@@ -238,17 +288,39 @@ void Session::shut(CloseReason reason) {
     if (closed_) return;
     closed_ = true;
     boost::system::error_code ignored;
-    if (abortive(reason)) {
-        // Reset, not a FIN: a FIN waits behind the unsent output, which a peer that does not read
-        // never lets through, so it would neither hear of the close nor free the kernel's buffer.
-        socket_.set_option(asio::socket_base::linger(true, 0), ignored);
+    if (tls_ && !abortive(reason) && !handshaking_ && !writing_) {
+        close_tls();  // closes the socket once close_notify is through
     } else {
-        socket_.shutdown(tcp::socket::shutdown_both, ignored);
+        if (abortive(reason)) {
+            // Reset, not a FIN: a FIN waits behind the unsent output, which a peer that does not read
+            // never lets through, so it would neither hear of the close nor free the kernel's buffer.
+            socket_.set_option(asio::socket_base::linger(true, 0), ignored);
+        } else {
+            socket_.shutdown(tcp::socket::shutdown_both, ignored);
+        }
+        socket_.close(ignored);  // the pending wait or write completes as aborted
     }
-    socket_.close(ignored);  // the pending wait or write completes as aborted
     trim(pending_);
     queued_frames_ = 0;
     handler_.on_closed(shared_from_this(), reason);
+}
+
+// A clean TLS close: the pending read is cancelled, close_notify goes out, and the socket closes
+// when the peer answers with its own or after kTlsShutdownTimeout, whichever comes first (a
+// silent peer would otherwise hold the shutdown, and the socket, for ever).
+void Session::close_tls() {
+    boost::system::error_code ignored;
+    socket_.cancel(ignored);
+    tls_->shutdown_timer.expires_after(kTlsShutdownTimeout);
+    tls_->shutdown_timer.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+        boost::system::error_code ignore;
+        if (!ec) self->socket_.close(ignore);
+    });
+    tls_->stream.async_shutdown([self = shared_from_this()](const boost::system::error_code&) {
+        boost::system::error_code ignore;
+        self->tls_->shutdown_timer.cancel();
+        self->socket_.close(ignore);
+    });
 }
 
 }  // namespace xq::server

@@ -8,6 +8,10 @@
 // read on into one buffer shared by all sessions, and outbound frames written at once, queued
 // only when the kernel cannot take them. The listener calls timed_out() from one sweep timer for
 // all sessions.
+//
+// A TLS session (issue 18) runs the same framing and queue over Asio's ssl::stream, with async
+// operations only (a TLS record cannot be written or read in part without blocking): its state
+// lives behind one pointer, so the plain session stays as small and direct as before.
 
 #include <array>
 #include <chrono>
@@ -22,6 +26,10 @@
 #include "server/net/asio.h"
 #include "server/dispatch/peer.h"
 
+namespace boost::asio::ssl {
+class context;
+}
+
 namespace xq::server {
 
 struct SessionLimits {
@@ -29,6 +37,7 @@ struct SessionLimits {
     std::size_t max_queue_frames = 4096;
     std::chrono::milliseconds idle_timeout{std::chrono::minutes(2)};     // no byte at all
     std::chrono::milliseconds frame_timeout{std::chrono::seconds(10)};  // a frame begun but unfinished
+    std::chrono::milliseconds handshake_timeout{std::chrono::seconds(10)};  // TLS: accepted to handshake done
 };
 
 class Session;
@@ -77,10 +86,12 @@ class Session final : public Peer, public std::enable_shared_from_this<Session> 
 public:
     using Clock = std::chrono::steady_clock;
 
-    // `limits` must outlive the session (the listener's copy).
-    Session(tcp::socket socket, std::uint64_t id, const SessionLimits& limits, SessionHandler& handler);
+    // `limits` must outlive the session (the listener's copy); so must `tls` (null: plain TCP).
+    Session(tcp::socket socket, std::uint64_t id, const SessionLimits& limits, SessionHandler& handler,
+            boost::asio::ssl::context* tls = nullptr);
+    ~Session() override;
 
-    // Starts reading.
+    // Starts reading (a TLS session: the handshake first).
     void start();
 
     // Sends one message as a frame (the session adds the length prefix), now if the kernel takes
@@ -115,6 +126,9 @@ private:
     // Cuts the frames out of `bytes` (after any partial frame held) and hands them on. False when
     // the session stopped reading meanwhile.
     bool take_frames(std::string_view bytes);
+    void on_handshake(const boost::system::error_code& ec);
+    void read_tls();
+    void close_tls();  // close_notify, bounded by a timer, then the socket closes
     void start_write();
     void on_written(const boost::system::error_code& ec);
     void fail(CloseReason reason);  // closes from a posted handler: safe inside a broadcast
@@ -122,6 +136,7 @@ private:
     bool reading() const { return !closed_ && !closing_ && !failing_; }
 
     struct ReadHandler;
+    struct Tls;
 
     tcp::socket socket_;
     HandlerSlot read_slot_;  // the pending read's operation
@@ -142,6 +157,8 @@ private:
     bool closing_ = false;  // no more input; close once the queue drains
     bool failing_ = false;  // a close is posted; nothing more in or out
     bool closed_ = false;
+    bool handshaking_ = false;  // TLS: the handshake has not finished; no frame yet
+    std::unique_ptr<Tls> tls_;  // null: plain TCP
     CloseReason close_reason_ = CloseReason::ByServer;
 };
 

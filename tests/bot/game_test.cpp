@@ -46,6 +46,7 @@ client::LocalServer start_server(const TempDir& dir) {
     client::LocalServerOptions options;
     options.binary = XQ_SERVER_PATH;
     options.db = dir.path / "games.db";
+    options.plain = true;
     auto server = client::LocalServer::start(options);
     if (!server) throw std::runtime_error(server.error());
     return std::move(*server);
@@ -89,7 +90,7 @@ std::vector<nlohmann::json> json_lines(const std::string& text) {
 
 std::string bot_command(std::uint16_t port, int level) {
     return std::string(XQ_BOT_PATH) + " --server 127.0.0.1:" + std::to_string(port) + " --level " +
-           std::to_string(level) + " --quick-match --games 1 --time-control 5+3 --max-think-ms 25";
+           std::to_string(level) + " --quick-match --games 1 --time-control 5+3 --max-think-ms 25 --plain";
 }
 
 TEST(BotGame, TwoBotsPlayAQuickMatchToALegalResult) {
@@ -173,6 +174,7 @@ TEST(BotGame, ABotWithAMateInOnePlaysItAndTheServerEndsTheGame) {
     // The bot hosts a game as Black in the lobby, in this process.
     BotOptions options;
     options.server = {"127.0.0.1", server.port()};
+    options.security.plain = true;
     options.level = 1;
     options.name = "mate bot";
     options.color = proto::ColorChoice::Black;

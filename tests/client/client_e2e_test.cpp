@@ -30,6 +30,7 @@ protected:
         options.db = dir_ / "games.db";
         options.name = "e2e";
         options.extra_args = server_args();
+        options.plain = true;  // these tests are about the game; TLS has its own (client_trust_e2e_test)
         auto started = LocalServer::start(options);
         ASSERT_TRUE(started) << started.error();
         server_.emplace(std::move(*started));

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <thread>
 
@@ -21,6 +22,10 @@
 #include "client/net/local_server.h"
 #include "proto/frame.h"
 #include "server/net/server.h"
+#include "tls/certificate.h"
+#include "tls/context.h"
+
+#include <sys/stat.h>
 
 namespace xq {
 namespace {
@@ -35,6 +40,9 @@ using client::LinkUp;
 using client::NetEvent;
 namespace asio = server::asio;
 using server::tcp;
+
+// The in-process servers of these tests serve plain TCP unless a test makes them TLS.
+const client::Security kPlain{.plain = true, .expected = {}, .known_hosts = {}, .accept_new = false};
 
 constexpr auto kPatience = 10s;  // long enough for a loaded 2-core machine; only failures wait it out
 
@@ -119,7 +127,10 @@ std::filesystem::path fresh_dir(const std::string& what) {
 // The real server in-process on its own io thread; stop() and start() again reuse its port.
 class InProcessServer {
 public:
-    explicit InProcessServer(const std::filesystem::path& db, std::uint16_t port = 0) { start(db, port); }
+    // `tls`: with the self-signed certificate kept beside `db` (made when missing), as the binary does.
+    explicit InProcessServer(const std::filesystem::path& db, std::uint16_t port = 0, bool tls = false) : tls_(tls) {
+        start(db, port);
+    }
     ~InProcessServer() { stop(); }
 
     void start(const std::filesystem::path& db, std::uint16_t port) {
@@ -128,6 +139,12 @@ public:
         config.db = db;
         config.name = "test server";
         config.discovery = 0;  // an ephemeral UDP port
+        if (tls_) {
+            const auto files = tls::files_beside(db);
+            EXPECT_TRUE(tls::ensure_self_signed(files, "test server"));
+            config.tls = *tls::server_context(files);
+            config.fingerprint = fingerprint_ = *tls::fingerprint_of_file(files.cert);
+        }
         // A fresh io_context each time: the stopped one may still hold the old server's handlers.
         io_ = std::make_unique<asio::io_context>(1);
         server_ = std::make_unique<server::Server>(*io_, config);
@@ -147,8 +164,11 @@ public:
     std::uint16_t port() const { return server_->port(); }
     std::uint16_t discovery_port() const { return server_->discovery_port().value_or(0); }
     Endpoint endpoint() const { return {"127.0.0.1", port()}; }
+    const std::string& fingerprint() const { return fingerprint_; }
 
 private:
+    bool tls_ = false;
+    std::string fingerprint_;
     std::unique_ptr<asio::io_context> io_;
     std::unique_ptr<server::Server> server_;
     std::thread thread_;
@@ -198,6 +218,7 @@ TEST_F(ClientNetServer, ConnectsAndMatchesRepliesToRequestIds) {
     std::atomic<int> wakes{0};
     Connection connection([&] { ++wakes; });
     EXPECT_EQ(connection.state(), LinkState::Idle);
+    connection.set_security(kPlain);
     connection.open(server_->endpoint(), "Ann");
     Events events(connection);
     const auto up = events.next<LinkUp>();
@@ -229,7 +250,9 @@ TEST_F(ClientNetServer, ConnectsAndMatchesRepliesToRequestIds) {
 
 TEST_F(ClientNetServer, TwoConnectionsPlayOneGame) {
     Connection red, black;
+    red.set_security(kPlain);
     red.open(server_->endpoint(), "Red");
+    black.set_security(kPlain);
     black.open(server_->endpoint(), "Black");
     Events red_events(red), black_events(black);
     ASSERT_TRUE(red_events.next<LinkUp>());
@@ -260,6 +283,7 @@ TEST_F(ClientNetServer, TwoConnectionsPlayOneGame) {
 
 TEST_F(ClientNetServer, ReconnectsWhenTheServerComesBackOnTheSamePort) {
     Connection connection;
+    connection.set_security(kPlain);
     connection.open(server_->endpoint(), "Ann");
     Events events(connection);
     ASSERT_TRUE(events.next<LinkUp>());
@@ -286,6 +310,7 @@ TEST_F(ClientNetServer, ReconnectsWhenTheServerComesBackOnTheSamePort) {
 TEST(ClientNet, RetriesAClosedPortUntilClosed) {
     Connection connection;
     EXPECT_EQ(connection.send(proto::ListGames{}), 0u);  // never opened
+    connection.set_security(kPlain);
     connection.open(Endpoint{"127.0.0.1", closed_port()}, "Ann");
     Events events(connection);
     const auto refused = events.next<LinkDown>();
@@ -382,6 +407,7 @@ TEST(ClientNet, UnsupportedVersionIsFinal) {
         write_all(socket, proto::encode_frame(proto::ServerMessage{hello.request_id, refusal}));
     });
     Connection connection;
+    connection.set_security(kPlain);
     connection.open(fake.endpoint(), "Ann");
     Events events(connection);
     const auto down = events.next<LinkDown>();
@@ -401,6 +427,7 @@ TEST(ClientNet, AnOversizedFrameLosesTheLink) {
         write_all(socket, std::string_view(header, 4));
     });
     Connection connection;
+    connection.set_security(kPlain);
     connection.open(fake.endpoint(), "Ann");
     Events events(connection);
     // The Welcome may arrive in the same read as the bad header, and a FrameReader drops what
@@ -464,6 +491,9 @@ TEST(ClientNetLocalServer, StartsTheRealServerAndStopsIt) {
         // Moving it keeps one owner of the child.
         client::LocalServer owner = std::move(*server);
         Connection connection;
+        // The real binary serves TLS; the client trusts the fingerprint it logged (./xq play).
+        connection.set_security(client::Security{.plain = false, .expected = owner.fingerprint(), .known_hosts = {}, .accept_new = false});
+        EXPECT_EQ(owner.fingerprint().size(), 64u);
         connection.open(Endpoint{"127.0.0.1", owner.port()}, "Ann");
         Events events(connection);
         const auto up = events.next<LinkUp>();
@@ -510,6 +540,159 @@ TEST(ClientNetLocalServer, FindsTheBinaryThroughTheEnvironment) {
         ::setenv("XQ_SERVER_BIN", saved.c_str(), 1);
     else
         ::unsetenv("XQ_SERVER_BIN");
+}
+
+// ---- TLS and trust (issue 18) ----
+
+TEST(ClientTrust, JudgesTheHandshake) {
+    using client::TrustVerdict;
+    const std::string a(64, 'a'), b(64, 'b');
+    const client::Security ask{}, headless{.plain = false, .expected = {}, .known_hosts = {}, .accept_new = true},
+        announced{.plain = false, .expected = a, .known_hosts = {}, .accept_new = false};
+    struct Case {
+        bool chain_ok;
+        std::optional<std::string> known;
+        const client::Security* security;
+        TrustVerdict verdict;
+    };
+    for (const Case& c : {Case{true, std::nullopt, &ask, TrustVerdict::TrustedByCa},
+                          Case{true, b, &ask, TrustVerdict::TrustedByCa},  // a real certificate now: fine
+                          Case{false, a, &ask, TrustVerdict::TrustedPinned},
+                          Case{false, b, &ask, TrustVerdict::Changed},
+                          Case{false, b, &headless, TrustVerdict::Changed},  // accept-new never overrides a change
+                          Case{false, std::nullopt, &ask, TrustVerdict::Unknown},
+                          Case{false, std::nullopt, &headless, TrustVerdict::TrustedNew},
+                          Case{false, std::nullopt, &announced, TrustVerdict::TrustedNew}})
+        EXPECT_EQ(client::judge(c.chain_ok, a, c.known, *c.security).verdict, c.verdict);
+    // Discovery announced one certificate, the handshake shows another.
+    const client::Security other{.plain = false, .expected = b, .known_hosts = {}, .accept_new = true};
+    const auto d = client::judge(false, a, std::nullopt, other);
+    EXPECT_EQ(d.verdict, TrustVerdict::Changed);
+    EXPECT_EQ(d.known, b);
+}
+
+TEST(ClientTrust, KnownHostsAreKeptPrivateAndMalformedLinesSkipped) {
+    const auto dir = fresh_dir("known");
+    const auto path = client::known_hosts_in(dir / "config");
+    auto hosts = client::KnownHosts::load(path);
+    EXPECT_FALSE(hosts.find("h:1"));
+    ASSERT_TRUE(hosts.remember("h:1", std::string(64, 'c')));
+    EXPECT_FALSE(hosts.remember("h:2", "not hex"));
+    EXPECT_FALSE(hosts.remember("bad host:2", std::string(64, 'c')));
+    struct stat st{};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+    {
+        std::ofstream append(path, std::ios::app);
+        append << "junk line\nh:3 sha256:xyz\nh:4 md5:" << std::string(64, 'd') << "\n";
+    }
+    const auto again = client::KnownHosts::load(path);
+    EXPECT_EQ(again.find("h:1"), std::string(64, 'c'));
+    EXPECT_FALSE(again.find("h:3"));
+    EXPECT_FALSE(again.find("h:4"));
+    std::filesystem::remove_all(dir);
+}
+
+class ClientNetTls : public ::testing::Test {
+protected:
+    void SetUp() override {
+        dir_ = fresh_dir("tls");
+        server_ = std::make_unique<InProcessServer>(dir_ / "test.db", 0, true);
+        security_.known_hosts = client::known_hosts_in(dir_ / "config");
+    }
+    void TearDown() override {
+        server_.reset();
+        std::error_code ignored;
+        std::filesystem::remove_all(dir_, ignored);
+    }
+    std::filesystem::path dir_;
+    std::unique_ptr<InProcessServer> server_;
+    client::Security security_;
+};
+
+// First contact asks (nothing sent); once trusted it is remembered and the next link needs no question.
+TEST_F(ClientNetTls, AnUnknownServerIsAskedAboutThenRemembered) {
+    {
+        Connection connection;
+        connection.set_security(security_);
+        connection.open(server_->endpoint(), "Ann");
+        Events events(connection);
+        const auto down = events.next<LinkDown>();
+        ASSERT_TRUE(down);
+        EXPECT_FALSE(down->retrying);
+        ASSERT_TRUE(down->trust);
+        EXPECT_FALSE(down->trust->changed);
+        EXPECT_EQ(down->trust->presented, server_->fingerprint());
+        EXPECT_NE(down->reason.find(tls::display_fingerprint(server_->fingerprint())), std::string::npos) << down->reason;
+        // The person says yes (OnlineClient::trust_server does this).
+        auto hosts = client::KnownHosts::load(security_.known_hosts);
+        ASSERT_TRUE(hosts.remember(down->trust->server, down->trust->presented));
+    }
+    Connection connection;
+    connection.set_security(security_);
+    connection.open(server_->endpoint(), "Ann");
+    Events events(connection);
+    ASSERT_TRUE(events.next<LinkUp>());
+    EXPECT_EQ(events.reply<proto::GameList>(connection.send(proto::ListGames{})).has_value(), true);
+}
+
+// The server's certificate is replaced: a known server with a new fingerprint is refused, naming both.
+TEST_F(ClientNetTls, AChangedCertificateIsRefusedNamingBothFingerprints) {
+    const std::string old_fingerprint = server_->fingerprint();
+    ASSERT_TRUE(client::KnownHosts::load(security_.known_hosts).remember(client::to_string(server_->endpoint()), old_fingerprint));
+    const auto port = server_->port();
+    server_->stop();
+    const auto files = tls::files_beside(dir_ / "test.db");
+    std::filesystem::remove(files.cert);
+    std::filesystem::remove(files.key);
+    server_ = std::make_unique<InProcessServer>(dir_ / "test.db", port, true);
+    ASSERT_NE(server_->fingerprint(), old_fingerprint);
+
+    Connection connection;
+    connection.set_security(security_);
+    connection.open(server_->endpoint(), "Ann");
+    Events events(connection);
+    const auto down = events.next<LinkDown>();
+    ASSERT_TRUE(down);
+    EXPECT_FALSE(down->retrying);
+    ASSERT_TRUE(down->trust && down->trust->changed);
+    EXPECT_EQ(down->trust->known, old_fingerprint);
+    EXPECT_EQ(down->trust->presented, server_->fingerprint());
+    EXPECT_NE(down->reason.find(tls::display_fingerprint(old_fingerprint)), std::string::npos) << down->reason;
+    EXPECT_NE(down->reason.find(tls::display_fingerprint(server_->fingerprint())), std::string::npos) << down->reason;
+    EXPECT_EQ(client::KnownHosts::load(security_.known_hosts).find(client::to_string(server_->endpoint())),
+              old_fingerprint) << "a refused certificate is not remembered";
+}
+
+// LAN discovery announces the fingerprint; a client that takes it needs no question.
+TEST_F(ClientNetTls, TheFingerprintDiscoveryAnnouncesNeedsNoQuestion) {
+    client::DiscoveryBrowser browser(server_->discovery_port(), {"127.0.0.1"});
+    std::string announced;
+    ASSERT_TRUE(eventually([&] {
+        for (const auto& s : browser.servers())
+            if (s.port == server_->port()) announced = s.fingerprint;
+        if (!announced.empty()) return true;
+        if (!browser.searching()) browser.refresh();
+        return false;
+    }));
+    EXPECT_EQ(announced, server_->fingerprint());
+    security_.expected = announced;
+    Connection connection;
+    connection.set_security(security_);
+    connection.open(server_->endpoint(), "Ann");
+    Events events(connection);
+    ASSERT_TRUE(events.next<LinkUp>());
+    EXPECT_EQ(client::KnownHosts::load(security_.known_hosts).find(client::to_string(server_->endpoint())), announced);
+}
+
+// No silent fallback: a TLS client gets no link to a plain server, a plain client none to a TLS one.
+TEST_F(ClientNetTls, PlainAndTlsNeverMeetSilently) {
+    Connection plain;
+    plain.set_security(kPlain);
+    plain.open(server_->endpoint(), "Ann");
+    Events plain_events(plain);
+    EXPECT_TRUE(plain_events.next<LinkDown>());
+    EXPECT_NE(plain.state(), LinkState::Online);
 }
 
 }  // namespace

@@ -239,7 +239,9 @@ private:
 // config folder, the profile where its seats are saved.
 struct Person {
     explicit Person(std::string who, const std::optional<std::filesystem::path>& config = std::nullopt)
-        : name(std::move(who)), store(config ? std::optional<ProfileStore>(std::in_place, *config) : std::nullopt) {}
+        : name(std::move(who)), store(config ? std::optional<ProfileStore>(std::in_place, *config) : std::nullopt) {
+        online.set_security(Security{.plain = true, .expected = {}, .known_hosts = {}, .accept_new = false});
+    }
     std::string name;
     std::optional<ProfileStore> store;
     GameModel game;

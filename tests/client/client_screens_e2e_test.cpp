@@ -8,19 +8,6 @@ namespace {
 
 using namespace e2e;
 
-// The screen's colour at (x, y): what X shows there, not the window's own buffer (what F12 saves).
-std::optional<unsigned long> screen_pixel(int x, int y) {
-    Display* display = ::XOpenDisplay(nullptr);
-    if (!display) return std::nullopt;
-    XImage* image = ::XGetImage(display, DefaultRootWindow(display), x, y, 1, 1, AllPlanes, ZPixmap);
-    std::optional<unsigned long> pixel;
-    if (image) {
-        pixel = XGetPixel(image, 0, 0);
-        XDestroyImage(image);
-    }
-    ::XCloseDisplay(display);
-    return pixel;
-}
 
 // The window draws only when something on it changes, yet what another window covered must come
 // back when that window goes: SFML 2.5 drops Expose, which the client's ExposeWatch hears. The
@@ -33,6 +20,7 @@ TEST(ClientScreenEndToEnd, AnUncoveredWindowIsPaintedAgain) {
     LocalServerOptions options;
     options.binary = XQ_SERVER_BIN_PATH;
     options.db = dir / "games.db";
+    options.plain = true;
     auto server = LocalServer::start(options);
     ASSERT_TRUE(server) << server.error();
     ClientWindow lobby("uncovered", server->port(), dir / "uncovered");
@@ -90,6 +78,7 @@ TEST(ClientScreenEndToEnd, EveryControlIsReachableInTheSmallestWindow) {
     options.binary = XQ_SERVER_BIN_PATH;
     options.db = dir / "games.db";
     options.name = "small";
+    options.plain = true;
     auto server = LocalServer::start(options);
     ASSERT_TRUE(server) << server.error();
 

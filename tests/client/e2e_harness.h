@@ -83,7 +83,7 @@ inline WindowOptions sized(float width, float height, bool sound = false, const 
 class ClientWindow {
 public:
     ClientWindow(const std::string& name, std::uint16_t port, const fs::path& config, const WindowOptions& options = {})
-        : ClientWindow(name, {"--connect", "127.0.0.1:" + std::to_string(port)}, config, options) {}
+        : ClientWindow(name, {"--connect", "127.0.0.1:" + std::to_string(port), "--plain"}, config, options) {}
     // `mode`: how it starts instead of connecting, e.g. {"--hotseat"}.
     ClientWindow(const std::string& name, const std::vector<std::string>& mode, const fs::path& config,
                  const WindowOptions& options = {})
@@ -192,6 +192,20 @@ private:
     std::string window_;
     int shots_ = 0;
 };
+
+// The screen's colour at (x, y): what X shows there, not the window's own buffer (what F12 saves).
+inline std::optional<unsigned long> screen_pixel(int x, int y) {
+    Display* display = ::XOpenDisplay(nullptr);
+    if (!display) return std::nullopt;
+    XImage* image = ::XGetImage(display, DefaultRootWindow(display), x, y, 1, 1, AllPlanes, ZPixmap);
+    std::optional<unsigned long> pixel;
+    if (image) {
+        pixel = XGetPixel(image, 0, 0);
+        XDestroyImage(image);
+    }
+    ::XCloseDisplay(display);
+    return pixel;
+}
 
 inline Point center(const Rect& r) { return {r.x + r.w / 2, r.y + r.h / 2}; }
 

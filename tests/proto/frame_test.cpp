@@ -246,26 +246,39 @@ namespace xq::proto {
 namespace {
 
 TEST(Discovery, RequestAndReplyRoundTrip) {
-    EXPECT_TRUE(is_discovery_request(kDiscoveryRequest));
-    EXPECT_FALSE(is_discovery_request("XIANGQI-DISCOVER v2\n"));
+    EXPECT_TRUE(is_discovery_request(discovery_request()));
+    EXPECT_EQ(discovery_request().size(), kDiscoveryRequestBytes);
+    EXPECT_FALSE(is_discovery_request(kDiscoveryRequest));  // unpadded: a reply would amplify it
+    EXPECT_FALSE(is_discovery_request("XIANGQI-DISCOVER v1\n"));
     EXPECT_FALSE(is_discovery_request(""));
-    const DiscoveryReply reply{"象棋俱乐部 Club", 7777, 2, 5, kProtocolVersion};
+    EXPECT_FALSE(is_discovery_request(std::string(kDiscoveryRequestBytes, 'x')));
+    const DiscoveryReply reply{"象棋俱乐部 Club", 7777, 2, 5, kProtocolVersion, std::string(64, 'a')};
     const auto parsed = parse_discovery_reply(encode_discovery_reply(reply));
     ASSERT_TRUE(parsed) << parsed.error();
     EXPECT_EQ(parsed->name, reply.name);
     EXPECT_EQ(parsed->port, 7777);
     EXPECT_EQ(parsed->open_games, 2u);
     EXPECT_EQ(parsed->live_games, 5u);
+    EXPECT_EQ(parsed->fingerprint, reply.fingerprint);
+}
+
+// The largest reply (the longest name, every byte escaped, the largest counts) fits the request.
+TEST(Discovery, NoReplyIsLargerThanTheRequest) {
+    const DiscoveryReply worst{std::string(500, '\x01'), 65535, 4294967295u, 4294967295u, 4294967295u,
+                               std::string(64, 'f')};
+    EXPECT_LE(encode_discovery_reply(worst).size(), kDiscoveryRequestBytes);
+    EXPECT_FALSE(parse_discovery_reply(R"({"service":"xiangqi","port":7777,"fingerprint":"zz"})"));
 }
 
 TEST(Discovery, LongNamesAreCutOnACharacterBoundary) {
     const std::string name(300, 'x');
-    const auto parsed = parse_discovery_reply(encode_discovery_reply({name + "象棋", 1, 0, 0, 1}));
+    const auto parsed = parse_discovery_reply(encode_discovery_reply({name + "象棋", 1, 0, 0, 1, {}}));
     ASSERT_TRUE(parsed);
-    EXPECT_EQ(parsed->name.size(), 200u);
-    const auto cut = parse_discovery_reply(encode_discovery_reply({std::string(199, 'y') + "象", 1, 0, 0, 1}));
+    EXPECT_EQ(parsed->name.size(), kMaxDiscoveryName);
+    const auto cut =
+        parse_discovery_reply(encode_discovery_reply({std::string(kMaxDiscoveryName - 1, 'y') + "象", 1, 0, 0, 1, {}}));
     ASSERT_TRUE(cut);
-    EXPECT_EQ(cut->name, std::string(199, 'y'));
+    EXPECT_EQ(cut->name, std::string(kMaxDiscoveryName - 1, 'y'));
 }
 
 TEST(Discovery, HostileRepliesAreErrorsNotCrashes) {

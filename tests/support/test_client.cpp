@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "proto/codec.h"
+#include "tls/context.h"
 
 namespace xq::test {
 
@@ -30,6 +31,19 @@ TestClient::TestClient(const std::string& address, std::uint16_t port, std::chro
     socket_.set_option(tcp::no_delay(true));
 }
 
+TestClient::TestClient(Tls, const std::string& address, std::uint16_t port, std::chrono::milliseconds timeout)
+    : TestClient(address, port, timeout) {
+    tls_context_ = tls::client_context();
+    tls_ = std::make_unique<asio::ssl::stream<tcp::socket&>>(socket_, *tls_context_);
+    auto record = std::make_shared<tls::PeerRecord>();
+    tls::verify_server(*tls_, address, record);
+    tls_->handshake(asio::ssl::stream_base::client);  // throws on failure
+    fingerprint_ = record->fingerprint;
+    socket_.non_blocking(true);
+}
+
+TestClient::~TestClient() = default;
+
 std::uint64_t TestClient::send(proto::ClientBody body) {
     const std::uint64_t id = next_id_++;
     send_raw(proto::encode_frame(proto::ClientMessage{id, std::move(body)}));
@@ -38,7 +52,8 @@ std::uint64_t TestClient::send(proto::ClientBody body) {
 
 void TestClient::send_raw(std::string_view bytes) {
     boost::system::error_code ec;
-    asio::write(socket_, asio::buffer(bytes.data(), bytes.size()), ec);
+    if (tls_) asio::write(*tls_, asio::buffer(bytes.data(), bytes.size()), ec);
+    else asio::write(socket_, asio::buffer(bytes.data(), bytes.size()), ec);
 }
 
 std::optional<proto::ServerMessage> TestClient::read_one() {
@@ -46,13 +61,25 @@ std::optional<proto::ServerMessage> TestClient::read_one() {
         if (eof_) return std::nullopt;
         // Asio's blocking read polls again (without a limit) when SO_RCVTIMEO expires, so the
         // timeout is a poll() before the read.
-        pollfd ready{socket_.native_handle(), POLLIN, 0};
-        if (::poll(&ready, 1, static_cast<int>(timeout_.count())) <= 0) return std::nullopt;
         char buffer[16384];
         boost::system::error_code ec;
-        const std::size_t n = socket_.read_some(asio::buffer(buffer), ec);
+        std::size_t n = 0;
+        if (tls_) {
+            // Asio keeps ciphertext it has read but not yet decrypted where poll() cannot see it: try
+            // a read on the non-blocking socket first, and poll only when it would block.
+            n = tls_->read_some(asio::buffer(buffer), ec);
+            if (ec == asio::error::would_block || ec == asio::error::try_again) {
+                pollfd ready{socket_.native_handle(), POLLIN, 0};
+                if (::poll(&ready, 1, static_cast<int>(timeout_.count())) <= 0) return std::nullopt;
+                continue;
+            }
+        } else {
+            pollfd ready{socket_.native_handle(), POLLIN, 0};
+            if (::poll(&ready, 1, static_cast<int>(timeout_.count())) <= 0) return std::nullopt;
+            n = socket_.read_some(asio::buffer(buffer), ec);
+        }
         if (ec) {
-            eof_ = ec == asio::error::eof || ec == asio::error::connection_reset;
+            eof_ = ec == asio::error::eof || ec == asio::error::connection_reset || ec == asio::ssl::error::stream_truncated;
             return std::nullopt;  // timeout (EAGAIN) or closed
         }
         auto frames = reader_.feed(std::string_view(buffer, n));

@@ -5,11 +5,13 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 
 #include <boost/asio.hpp>
+#include <boost/asio/ssl.hpp>
 
 #include "proto/frame.h"
 #include "proto/messages.h"
@@ -25,6 +27,13 @@ public:
     // From a chosen local address (127.0.0.2, ...): another client address for per-address limits.
     TestClient(const std::string& address, std::uint16_t port, std::chrono::milliseconds timeout,
                const std::string& from);
+    // Over TLS (issue 18): the handshake is done here; throws if it fails. peer_fingerprint() is the
+    // certificate's the server showed (the tests compare it to the server's own).
+    struct Tls {};
+    TestClient(Tls, const std::string& address, std::uint16_t port,
+               std::chrono::milliseconds timeout = std::chrono::seconds(5));
+    ~TestClient();
+    const std::string& peer_fingerprint() const { return fingerprint_; }
 
     // Sends a request with a fresh request id and returns that id.
     std::uint64_t send(proto::ClientBody body);
@@ -54,6 +63,9 @@ private:
 
     boost::asio::io_context io_;
     boost::asio::ip::tcp::socket socket_;
+    std::shared_ptr<boost::asio::ssl::context> tls_context_;
+    std::unique_ptr<boost::asio::ssl::stream<boost::asio::ip::tcp::socket&>> tls_;  // null: plain
+    std::string fingerprint_;
     proto::FrameReader reader_;
     std::deque<proto::ServerMessage> pending_;
     std::deque<std::string> payloads_;

@@ -54,6 +54,7 @@ TEST(ServerBots, KeepsComputerOpponentsInTheLobby) {
     options.extra_args = {"--bots", "2", "--bot-levels", "1", "--bot-time-control", "5+0"};
     std::optional<client::LocalServer> server;
     {
+        options.plain = true;
         auto started = client::LocalServer::start(options);
         ASSERT_TRUE(started) << started.error();
         server.emplace(std::move(*started));
@@ -125,6 +126,7 @@ struct BotServer {
         options.binary = XQ_SERVER_PATH;
         options.db = dir / "games.db";
         options.extra_args = {"--bots", "1", "--bot-levels", "1"};
+        options.plain = true;
         auto started = client::LocalServer::start(options);
         if (started) server.emplace(std::move(*started));
     }

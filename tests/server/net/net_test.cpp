@@ -361,10 +361,14 @@ TEST_F(ServerTest, LanDiscoveryAnswersWithNameAndPort) {
     server::udp::socket socket(io, server::udp::endpoint(server::udp::v4(), 0));
     const auto port = server_->discovery_port();
     ASSERT_TRUE(port);
+    // The bare request of old (20 bytes) is not answered: a reply would be larger than it.
     socket.send_to(asio::buffer(kDiscoveryRequest.data(), kDiscoveryRequest.size()),
                    server::udp::endpoint(asio::ip::make_address("127.0.0.1"), *port));
-    // Asio's blocking receive ignores SO_RCVTIMEO, so wait with poll() and fail rather than hang.
     pollfd ready{socket.native_handle(), POLLIN, 0};
+    EXPECT_EQ(::poll(&ready, 1, 300), 0) << "an unpadded request was answered";
+    const std::string request = discovery_request();
+    socket.send_to(asio::buffer(request), server::udp::endpoint(asio::ip::make_address("127.0.0.1"), *port));
+    // Asio's blocking receive ignores SO_RCVTIMEO, so wait with poll() and fail rather than hang.
     ASSERT_EQ(::poll(&ready, 1, 5000), 1) << "no discovery reply within 5 s";
     char buffer[kMaxDiscoveryDatagram];
     server::udp::endpoint from;
@@ -375,6 +379,29 @@ TEST_F(ServerTest, LanDiscoveryAnswersWithNameAndPort) {
     ASSERT_TRUE(reply) << reply.error();
     EXPECT_EQ(reply->name, "test server");
     EXPECT_EQ(reply->port, server_->port());
+    EXPECT_LE(n, request.size()) << "the reply is larger than the request";
+}
+
+// Discovery answers the LAN only: loopback, or a sender in the subnet of one of our interfaces.
+TEST(DiscoveryLan, OnlyLoopbackAndOurSubnetsAreLocal) {
+    namespace asio = server::asio;
+    const auto a = [](const char* text) { return asio::ip::make_address(text); };
+    const std::vector<server::LocalSubnet> subnets = {{a("192.168.1.20"), 24}, {a("10.1.2.3"), 8},
+                                                      {a("fe80::1"), 64}, {a("2001:db8:1:2::5"), 64}};
+    struct Case {
+        const char* sender;
+        bool local;
+    };
+    for (const Case& c : {Case{"127.0.0.1", true}, Case{"127.9.9.9", true}, Case{"::1", true},
+                          Case{"192.168.1.99", true}, Case{"192.168.2.99", false}, Case{"10.200.0.1", true},
+                          Case{"11.0.0.1", false}, Case{"8.8.8.8", false}, Case{"::ffff:192.168.1.7", true},
+                          Case{"::ffff:8.8.8.8", false}, Case{"fe80::abcd", true}, Case{"2001:db8:1:2:ffff::1", true},
+                          Case{"2001:db8:1:3::1", false}, Case{"2a00::1", false}})
+        EXPECT_EQ(server::on_local_network(a(c.sender), subnets), c.local) << c.sender;
+    EXPECT_FALSE(server::on_local_network(a("192.168.1.99"), {}));
+    // This machine's own list holds its loopback interface at least.
+    const auto mine = server::local_subnets();
+    EXPECT_TRUE(std::ranges::any_of(mine, [](const auto& s) { return s.address.is_loopback(); }));
 }
 
 TEST_F(ServerTest, SpectatorCountsAreThrottled) {

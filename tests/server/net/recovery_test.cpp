@@ -116,7 +116,7 @@ public:
         if (pid_ == 0) {
             const std::string listen = "127.0.0.1:" + std::to_string(port_);
             execl(XQ_SERVER_PATH, XQ_SERVER_PATH, "--listen", listen.c_str(), "--db", db_.c_str(),
-                  "--discovery-port", "0", "--log-level", "warn", static_cast<char*>(nullptr));
+                  "--discovery-port", "0", "--log-level", "warn", "--plain", static_cast<char*>(nullptr));
             _exit(127);
         }
         for (int i = 0; i < 200; ++i) {

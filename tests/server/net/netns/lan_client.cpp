@@ -50,7 +50,7 @@ DiscoveryReply discover(const std::string& broadcast, const std::string& server)
     const udp::endpoint to(asio::ip::make_address(broadcast), kDiscoveryPort);
     for (int attempt = 0; attempt < 30; ++attempt) {
         boost::system::error_code ec;
-        socket.send_to(asio::buffer(kDiscoveryRequest.data(), kDiscoveryRequest.size()), to, 0, ec);
+        socket.send_to(asio::buffer(discovery_request()), to, 0, ec);
         if (ec) fail("sending the discovery request to " + broadcast + ": " + ec.message());
         pollfd ready{socket.native_handle(), POLLIN, 0};
         if (::poll(&ready, 1, 500) <= 0) continue;  // no answer yet: ask again
@@ -67,9 +67,14 @@ DiscoveryReply discover(const std::string& broadcast, const std::string& server)
     fail("no discovery reply to the broadcast at " + broadcast + ":" + std::to_string(kDiscoveryPort));
 }
 
-std::unique_ptr<TestClient> connect(const std::string& address, std::uint16_t port, const std::string& name) {
+// Over TLS, to the certificate discovery announced (issue 18: a LAN game needs no question, and
+// the handshake still checks).
+std::unique_ptr<TestClient> connect(const std::string& address, std::uint16_t port, const std::string& name,
+                                    const std::string& fingerprint) {
     try {
-        auto c = std::make_unique<TestClient>(address, port);
+        auto c = std::make_unique<TestClient>(TestClient::Tls{}, address, port);
+        check(!fingerprint.empty() && c->peer_fingerprint() == fingerprint,
+              "the server's certificate is not the one discovery announced");
         c->hello(name);
         return c;
     } catch (const std::exception& e) {
@@ -106,9 +111,9 @@ int main(int argc, char** argv) {
     check(found.port == 7777, "discovery gives game port " + std::to_string(found.port) + ", expected 7777");
     std::cout << "discovered '" << found.name << "' at " << server << ":" << found.port << "\n";
 
-    auto red = connect(server, found.port, "Red on B");
-    auto black = connect(server, found.port, "Black on B");
-    auto watcher = connect(server, found.port, "Watcher on B");
+    auto red = connect(server, found.port, "Red on B", found.fingerprint);
+    auto black = connect(server, found.port, "Black on B", found.fingerprint);
+    auto watcher = connect(server, found.port, "Watcher on B", found.fingerprint);
     const auto created = as<Seated>(red->call(CreateGame{{5, 3, std::nullopt}, ColorChoice::Red, false}), "create");
     const GameId id = created.game_id;
     check(as<Seated>(black->call(JoinGame{id, ""}), "join").side == Side::Black, "Black did not get the black seat");
