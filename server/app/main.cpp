@@ -94,8 +94,8 @@ po::options_description describe(CommandLine& line) {
         "how long each side may take over its first move before the game is aborted (no clock runs until "
         "both have moved)")(
         "rate-limit", po::value(&line.rate_per_second)->default_value(line.rate_per_second),
-        "requests per second each connection may make (pings are free); 0 turns this limit and the chat "
-        "limit per address off")(
+        "requests per second each connection may make (pings are free); 0 turns this limit and the "
+        "request and chat limits per address off")(
         "rate-burst", po::value(&line.rate_burst)->default_value(line.rate_burst),
         "requests a quiet connection may make at once")(
         "parent-pid", po::value(&line.parent_pid)->default_value(line.parent_pid),

@@ -46,6 +46,14 @@ void Dispatcher::on_frame(const std::shared_ptr<Peer>& peer, std::string_view pa
             if (verdict == RateLimiter::Verdict::Close) peer->close(CloseReason::ByServer, true);
             return;
         }
+        // The connections of one address share a larger allowance too: opening 64 of them does
+        // not make 64 times the requests. No strikes here: one flooder must not get its
+        // neighbours behind the same address cut off.
+        const RateLimits& r = config_.rate;
+        if (r.per_second > 0 && !groups_[peer->address_group()].requests.take(r.group_per_second, r.group_burst, now())) {
+            const std::uint64_t rid = message ? message->request_id : message.error().request_id;
+            return send(client, wire::error(rid, proto::ErrorCode::RateLimited, "too many requests from your address: slow down"));
+        }
     }
     if (!message) {
         const auto& e = message.error();
@@ -187,7 +195,9 @@ void Dispatcher::sweep_finished_rooms() {
     }
     join_guard_.prune(now());
     std::erase_if(groups_, [&](const auto& kv) {
-        return kv.second.members.empty() && kv.second.chat.full(config_.rate.chat_per_second, config_.rate.chat_burst, now());
+        const RateLimits& r = config_.rate;
+        return kv.second.members.empty() && kv.second.chat.full(r.chat_per_second, r.chat_burst, now()) &&
+               kv.second.requests.full(r.group_per_second, r.group_burst, now());
     });
 }
 

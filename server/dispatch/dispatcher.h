@@ -108,6 +108,7 @@ private:
     // The connections of one address group (address_group() of their peers) and what they share.
     struct Group {
         std::set<ParticipantId> members;
+        TokenBucket requests;
         TokenBucket chat;
     };
     // Who is in a room, by participant (= peer) id.

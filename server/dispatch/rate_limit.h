@@ -55,8 +55,11 @@ struct RateLimits {
     double per_second = 20;  // credits refilled per second; 0 turns every limit here off
     double burst = 40;       // credits a quiet connection has in hand
     double max_strikes = 60;  // refusals (net of fading) that close the connection
-    // Chat lines per address group (server/net/address_group.h), so that many connections from
-    // one place cannot flood a game's chat together.
+    // Requests per address group (server/net/address_group.h), all its connections together.
+    double group_per_second = 160;
+    double group_burst = 320;
+    // Chat lines per address group, so that many connections from one place cannot flood a
+    // game's chat together.
     double chat_per_second = 2;
     double chat_burst = 20;
 };

@@ -32,15 +32,15 @@ bool equal_in_constant_time(std::string_view a, std::string_view b) {
     return diff == 0;
 }
 
-// Display names: trimmed, control characters dropped, cut to 32 bytes on a character boundary.
-std::string clean_name(std::string_view raw, std::uint64_t session) {
+// Display names: trimmed, control characters dropped, cut to `max_bytes` (32) on a character boundary.
+std::string clean_name(std::string_view raw, std::uint64_t session, std::size_t max_bytes = kMaxNameBytes) {
     std::string name;
     for (char ch : raw)
         if (static_cast<unsigned char>(ch) >= 0x20 && ch != 0x7f) name += ch;
     while (!name.empty() && name.front() == ' ') name.erase(name.begin());
     while (!name.empty() && name.back() == ' ') name.pop_back();
-    if (name.size() > kMaxNameBytes) {
-        name.resize(kMaxNameBytes);
+    if (name.size() > max_bytes) {
+        name.resize(max_bytes);
         while (!name.empty() && (static_cast<unsigned char>(name.back()) & 0xC0) == 0x80) name.pop_back();
         if (!name.empty() && static_cast<unsigned char>(name.back()) >= 0xC0) name.pop_back();
     }
@@ -126,7 +126,9 @@ void Dispatcher::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {
     c.name = clean_name(m.player_name, c.peer->id());
     // The server's computers are named "bot level N" (bot/player.cpp) and clients show such a host
     // as the computer: a person may not take that name, so the name is marked as a person's.
-    if (m.computer_level == 0 && looks_like_a_computer(c.name)) c.name += " (person)";
+    constexpr std::string_view kPerson = " (person)";
+    if (m.computer_level == 0 && looks_like_a_computer(c.name))
+        c.name = clean_name(m.player_name, c.peer->id(), kMaxNameBytes - kPerson.size()) + std::string(kPerson);
     c.computer_level = m.computer_level;
     c.greeted = true;
     char id[20];

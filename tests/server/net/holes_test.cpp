@@ -165,6 +165,31 @@ TEST_F(HolesTest, WaitingGamesAreLimitedPerAddress) {
     as<Seated>(c->call(CreateGame{kBlitz, ColorChoice::Red, false}));
 }
 
+// Hole: limits were per connection only. An address's connections share an allowance of
+// requests (this fixture: 30 at once, no refill), beside each connection's own (40).
+class GroupRateTest : public HolesTest {
+protected:
+    void configure(server::ServerConfig& config) override {
+        config.rate.group_burst = 30;
+        config.rate.group_per_second = 0.001;
+    }
+};
+
+TEST_F(GroupRateTest, RequestsAreLimitedPerAddressToo) {
+    auto first = client_from("127.0.0.2", "a");  // Hello: one request
+    auto second = client_from("127.0.0.2", "b");
+    int allowed = 0;
+    for (int i = 0; i < 20; ++i) allowed += error_of(first->call(ListGames{})) == ErrorCode::Unspecified ? 1 : 0;
+    for (int i = 0; i < 20; ++i) allowed += error_of(second->call(ListGames{})) == ErrorCode::Unspecified ? 1 : 0;
+    EXPECT_EQ(allowed, 28);  // 30 less the two Hellos
+    const auto refused = second->call(ListGames{});
+    EXPECT_EQ(error_of(refused), ErrorCode::RateLimited);
+    EXPECT_EQ(std::get<Error>(refused.body).message, "too many requests from your address: slow down");
+    EXPECT_TRUE(std::holds_alternative<Pong>(second->call(Ping{1}).body));  // pings stay free
+    auto elsewhere = client_from("127.0.0.3", "c");
+    as<GameList>(elsewhere->call(ListGames{}));
+}
+
 // Hole: chat kept newlines, had no limit per address, and nobody could mute anyone.
 TEST_F(HolesTest, ChatRefusesControlCharactersAndIsLimitedPerAddress) {
     auto red = client_from("127.0.0.2", "Red");
@@ -270,14 +295,15 @@ TEST_F(HolesTest, TheArchivePagesByKey) {
 TEST_F(HolesTest, APersonNamedLikeTheComputerIsNotTheComputer) {
     std::vector<std::unique_ptr<TestClient>> posers;
     auto player = client("player");
-    for (const std::string name : {"bot level 3", "Bot Level 3", "bot level 3 (really)"}) {
+    for (const std::string name : {"bot level 3", "Bot Level 3", "bot level 3 (really)", "bot level 3 with a long name"}) {
         posers.push_back(client_from("127.0.2." + std::to_string(posers.size() + 1), name));
         const auto hosted = as<Seated>(posers.back()->call(CreateGame{kBlitz, ColorChoice::Red, false}));
         bool listed = false;
         for (const auto& g : as<GameList>(player->call(ListGames{})).open)
             if (g.game_id == hosted.game_id) {
                 listed = true;
-                EXPECT_EQ(g.host, name + " (person)");
+                // Still within 32 bytes: the name is cut to make room for the mark.
+                EXPECT_EQ(g.host, name.substr(0, 23) + " (person)");
             }
         EXPECT_TRUE(listed);
         EXPECT_EQ(error_of(player->call(CreateGame{kBlitz, ColorChoice::Red, false, 3})), ErrorCode::NoComputer);
