@@ -47,9 +47,10 @@ std::optional<double> cpu_seconds(pid_t pid) {
     return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
 }
 
-// Does this client build count its frames? An older one (the A/B's base) does not.
-bool counts_frames(const fs::path& client) {
-    const std::string command = "'" + client.string() + "' --help 2>/dev/null | grep -q -- --frame-count";
+// Does this client build take `option`? An older one (the A/B's base) may not: --frame-count, or
+// --plain (before TLS every connection was plain).
+bool takes_option(const fs::path& client, std::string_view option) {
+    const std::string command = "'" + client.string() + "' --help 2>/dev/null | grep -q -- " + std::string(option);
     return std::system(command.c_str()) == 0;
 }
 
@@ -60,6 +61,9 @@ public:
         std::vector<std::string> args = {binary.string(), "--connect", "127.0.0.1:" + std::to_string(port), "--name",
                                          "idle-watcher", "--mute", "--size", kWindowSize, "--position", "0,0"};
         if (count_frames) args.push_back("--frame-count");
+        // The protocol clients below speak plain TCP, so the server runs --plain (TLS is measured
+        // by bench server); the client must ask for it too.
+        if (takes_option(binary, "--plain")) args.push_back("--plain");
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
@@ -162,13 +166,14 @@ std::expected<std::vector<IdleRow>, std::string> measure_idle(const IdleRun& run
     fs::create_directories(dir);
     client::LocalServerOptions options;
     options.binary = run.server;
+    options.plain = true;
     options.db = dir / "games.db";
     options.name = "idle bench";
     auto server = client::LocalServer::start(options);
     if (!server) return std::unexpected("server: " + server.error());
     LiveGame game(server->port());
     if (auto started = game.start(); !started) return std::unexpected(started.error());
-    const bool count = counts_frames(run.client);
+    const bool count = takes_option(run.client, "--frame-count");
     std::vector<IdleRow> rows;
 
     {  // (1) The lobby, listing the game.

@@ -6,7 +6,7 @@ set -euo pipefail
 server="$1" loadgen="$2"
 tmp="$(mktemp -d)"
 port=$((21000 + RANDOM % 11000))  # below the ephemeral range (32768+)
-"$server" --listen "127.0.0.1:$port" --db "$tmp/smoke.db" --discovery-port 0 --log-level warn --rate-limit 0 &
+"$server" --listen "127.0.0.1:$port" --db "$tmp/smoke.db" --discovery-port 0 --log-level warn --rate-limit 0 --max-waiting-games-per-address 0 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 for _ in $(seq 100); do
