@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "proto/types.h"
+#include "server/accounts/secret.h"
 #include "server/log/log.h"
 #include "server/dispatch/dispatcher.h"
 #include "server/dispatch/wire.h"
@@ -17,15 +18,6 @@ constexpr std::size_t kMaxNameBytes = 32;
 constexpr std::uint32_t kArchivePage = 50;
 // Per list in a GameList, so that one always fits in a frame (a summary is at most ~140 bytes).
 constexpr std::size_t kListedGames = 150;
-
-// A secret compared without an early exit, so that the time taken tells nothing of where a guess
-// first differs (only the length, which is fixed for the server's own keys).
-bool equal_in_constant_time(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    unsigned char diff = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-    return diff == 0;
-}
 
 // Display names: trimmed, control characters dropped, cut to 32 bytes on a character boundary.
 std::string clean_name(std::string_view raw, std::uint64_t session) {

@@ -8,20 +8,9 @@
 
 #include "common/fen.h"
 #include "common/iccs.h"
+#include "server/accounts/secret.h"
 
 namespace xq::server {
-namespace {
-
-// Compares every byte whatever the first mismatch, so response time does not leak a token prefix.
-bool same_token(std::string_view a, std::string_view b) {
-    if (a.size() != b.size() || a.empty()) return false;
-    unsigned diff = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        diff |= static_cast<unsigned>(static_cast<unsigned char>(a[i]) ^ static_cast<unsigned char>(b[i]));
-    return diff == 0;
-}
-
-}  // namespace
 
 std::string_view code_name(ErrorCode code) {
     switch (code) {
@@ -213,7 +202,7 @@ ClockReading Room::reading(TimePoint now) const {
 std::expected<Joined, Error> Room::resume(std::string_view token, ParticipantId who) {
     for (Color c : {Color::Red, Color::Black}) {
         Seat& s = seat_mut(c);
-        if (!s.taken || !same_token(s.token, token)) continue;
+        if (!s.taken || !equal_in_constant_time(s.token, token)) continue;
         if (auto other = seat_of(who); other && *other != c)
             return std::unexpected(Error{ErrorCode::AlreadySeated, "you already hold the other seat"});
         Events out;

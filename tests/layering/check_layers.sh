@@ -8,14 +8,15 @@
 set -euo pipefail
 cd "${1:?usage: check_layers.sh PROJECT_ROOT}"
 
-dispatch="server/dispatch server/rooms server/store server/log proto common"
+dispatch="server/dispatch server/accounts server/rooms server/store server/log proto common"
 declare -A allowed=(
   [common]="common"
   [proto]="proto common"
   [engine]="engine common"
   [text]="text"
   [tools]="tools text common"
-  [server/rooms]="server/rooms common"
+  [server/accounts]="server/accounts"
+  [server/rooms]="server/rooms server/accounts common"
   [server/store]="server/store common"
   [server/log]="server/log"
   [server/dispatch]="$dispatch"
