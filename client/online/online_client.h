@@ -39,6 +39,8 @@ public:
     Screen screen() const { return screen_; }
     std::optional<std::uint64_t> game_id() const { return game_id_; }
     const std::string& join_code() const { return join_code_; }
+    // The account this session is logged in as; "" for a guest.
+    const std::string& account() const { return account_; }
     const std::string& archived_pgn() const { return archived_pgn_; }
     // The shown game as PGN with the archive's full tags (common/pgn_record.h): the archive's own
     // text for a replay; else Event, Site (this server), Date, Red, Black, TimeControl, Result and
@@ -118,6 +120,7 @@ private:
     bool replay_ = false;   // an archived game
     std::string token_;
     std::string join_code_;
+    std::string account_;
     std::string archived_pgn_;
     std::optional<TimeControlChoice> time_control_;  // of the game shown, from its Snapshot
     std::chrono::sys_days started_on_{};  // the day this client first saw the game (UTC)

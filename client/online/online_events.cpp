@@ -47,6 +47,12 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                 if (!body.join_code.empty()) join_code_ = body.join_code;
                 save_seat(body.game_id, body.resume_token, side);
                 screen_ = Screen::Game;
+            } else if constexpr (std::is_same_v<T, proto::ResumeToken>) {
+                // The server replaced the seat's token on our Resume: the old one is dead, so
+                // the new one is what a reconnection (or a restarted client) must show.
+                if (!(mine(body.game_id) && seated_)) return;
+                token_ = body.resume_token;
+                save_seat(body.game_id, body.resume_token, game_.role() == Role::Black ? Color::Black : Color::Red);
             } else if constexpr (std::is_same_v<T, proto::Seeking>) {
                 lobby_.seeking = true;
                 lobby_.seeking_time_control = to_choice(body.time_control);
@@ -92,6 +98,8 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                 replay_ = true;
                 archived_pgn_ = body.pgn;
                 screen_ = Screen::Game;
+            } else if constexpr (std::is_same_v<T, proto::LoggedIn>) {
+                account_ = body.guest ? "" : body.name;
             } else if constexpr (std::is_same_v<T, proto::Welcome> || std::is_same_v<T, proto::Pong>) {
                 // The connection handles these itself.
             } else {

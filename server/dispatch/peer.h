@@ -4,6 +4,7 @@
 // knows of sockets, so the dispatcher builds and runs without Asio.
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace xq::server {
@@ -34,6 +35,9 @@ public:
     // false). The transport reports the close with Dispatcher::on_closed.
     virtual void close(CloseReason reason, bool flush = false) = 0;
     virtual bool open() const = 0;
+    // The remote address as text ("192.0.2.7", "2001:db8::1"), for limits per address; "" when
+    // the transport has none (the fuzzer's peers).
+    virtual std::string address() const { return {}; }
 };
 
 }  // namespace xq::server

@@ -99,6 +99,7 @@ public:
     std::uint64_t id() const override { return id_; }
     const std::string& peer() const { return peer_; }
     std::string peer_address() const;
+    std::string address() const override { return peer_address(); }
     bool open() const override { return !closed_; }
     std::size_t queued_bytes() const { return pending_.size() + inflight_.size(); }
 

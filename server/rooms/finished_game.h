@@ -25,6 +25,8 @@ struct FinishedGame {
     std::string pgn;  // xqbase style, Chinese move text (common/pgn.h write_pgn)
     WallTime started_at;
     WallTime ended_at;
+    std::string red_account = {};  // account keys; "" for guests
+    std::string black_account = {};
 };
 
 // Receives each finished game once. The server wires it to the SQLite store.

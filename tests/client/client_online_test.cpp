@@ -57,6 +57,7 @@ public:
         server::ServerConfig config;
         config.listen = stcp::endpoint(sasio::ip::make_address("127.0.0.1"), 0);
         config.db = db;
+        config.accounts = proto::AccountsMode::Off;  // names as typed
         config.name = "online test server";
         config.discovery = std::nullopt;
         // Spectator counts at once, so a count never lags behind what a test waits for.
