@@ -190,8 +190,9 @@ StoreResult<void> Store::clear() {
     }
     auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
     if (!tx) return std::unexpected(in_context(std::move(tx.error()), "clear the store"));
-    for (const std::string& table : tables)
-        if (auto done = db_.run("DELETE FROM \"" + table + "\""); !done)
+    // Newest first: a table that refers to an older one (sessions to accounts) empties before it.
+    for (auto table = tables.rbegin(); table != tables.rend(); ++table)
+        if (auto done = db_.run("DELETE FROM \"" + *table + "\""); !done)
             return std::unexpected(in_context(std::move(done.error()), "clear the store"));
     if (auto committed = tx->commit(); !committed)
         return std::unexpected(in_context(std::move(committed.error()), "clear the store"));
