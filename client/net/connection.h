@@ -20,6 +20,8 @@ namespace xq::client {
 struct LinkUp {
     std::string server_name;
     int attempt = 0;
+    proto::AccountsMode accounts = proto::AccountsMode::Optional;  // from Welcome
+    std::string display_name = {};  // how the others see this session (a guest's is marked)
 };
 
 // The link was lost or could not be made. retrying=false when it will not try again: close(), or

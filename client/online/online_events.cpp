@@ -99,7 +99,7 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                 archived_pgn_ = body.pgn;
                 screen_ = Screen::Game;
             } else if constexpr (std::is_same_v<T, proto::LoggedIn>) {
-                account_ = body.guest ? "" : body.name;
+                on_logged_in(message.request_id, body);
             } else if constexpr (std::is_same_v<T, proto::Welcome> || std::is_same_v<T, proto::Pong>) {
                 // The connection handles these itself.
             } else {
@@ -123,6 +123,7 @@ void OnlineClient::on_error(std::uint64_t request_id, const proto::Error& error)
         return;
     }
     if (refused_resume(request_id, error)) return;
+    if (refused_login(request_id, error)) return;
     if (error.code == proto::ErrorCode::BadToken || error.code == proto::ErrorCode::NoSuchGame) {
         if (screen_ == Screen::Game && !replay_ && game_id_ && error.game_id == *game_id_) {
             game_id_.reset();

@@ -4,6 +4,7 @@
 
 #include <SFML/Graphics.hpp>
 
+#include "client/view/login_panel.h"
 #include "client/view/screen_context.h"
 #include "client/view/time_control_picker.h"
 
@@ -19,7 +20,8 @@ public:
     std::string name() const { return name_field_.value(); }
 
 private:
-    void connect(const std::string& address);
+    // False (with the reason shown) when it cannot: no address, or no name.
+    bool connect(const std::string& address);
     void draw_main(sf::RenderTarget& target, ui::Input& in, TimePoint now);
     // The clock picker for games on this machine, over the screen until a valid choice is made.
     void draw_clock_picker(sf::RenderTarget& target, ui::Input& in);
@@ -27,6 +29,7 @@ private:
     ScreenContext& ctx_;
     ui::TextField address_field_;
     ui::TextField name_field_;
+    LoginPanel login_{ctx_};
     std::string error_;
     TimePoint last_search_{};
     Color computer_side_ = Color::Red;
