@@ -58,6 +58,8 @@ public:
     // Revokes and forgets this server's session token; the session goes on as a guest.
     void log_out();
     proto::AccountsMode accounts_mode() const { return accounts_; }
+    // A login asked for or sent and not answered yet.
+    bool login_pending() const { return login_request_ != 0 || pending_login_.has_value(); }
     // "Logged in as Ann", "Playing as a guest: ann (guest)", or "" (offline, or no accounts).
     std::string account_line() const;
 

@@ -31,7 +31,7 @@ void LoginPanel::draw(sf::RenderTarget& target, ui::Input& in, const Rect& r, co
     const float field_w = (r.w - label_w - 2 * button_w - 3 * gap) / 2;
     ui::text(target, font, "Account", {r.x, r.y + 8}, 16, ui::color::kMuted);
     float x = r.x + label_w;
-    account_field_.draw(target, font, in, {x, r.y, field_w, r.h}, "account (optional)");
+    account_field_.draw(target, font, in, {x, r.y, field_w, r.h}, "account");
     x += field_w + gap;
     password_field_.draw(target, font, in, {x, r.y, field_w, r.h}, "password");
     x += field_w + gap;
