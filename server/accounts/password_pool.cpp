@@ -1,5 +1,8 @@
 #include "server/accounts/password_pool.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 namespace xq::server {
 
 PasswordPool::PasswordPool(std::size_t threads, std::size_t max_queued, Post post)
@@ -28,6 +31,11 @@ bool PasswordPool::submit(std::function<void()> job, std::function<void()> done)
 }
 
 void PasswordPool::work() {
+    // The lowest priority (nice 19, per thread on Linux): when the machine's cores are all busy,
+    // the game loop's thread wins them over Argon2id, so a login storm makes logins wait (and
+    // past the queue, TRY_LATER) rather than moves. Measured with bench/login_storm beside
+    // loadgen (SCHED_IDLE measured no better on a loaded machine).
+    ::setpriority(PRIO_PROCESS, static_cast<id_t>(::gettid()), 19);
     for (;;) {
         Job next;
         {

@@ -49,9 +49,10 @@ struct ServerConfig {
     BackoffRules address_backoff{.free_failures = 20};
     BackoffRules account_backoff{.free_failures = 5};
     std::size_t registrations_per_hour = 5;
-    // Argon2id's workers: 2 threads (each hash takes 64 MiB at once), at most this many waiting.
+    // Argon2id's workers: 2 threads (each hash takes 64 MiB at once), at most this many waiting
+    // (about a second's work at 15 hashes/s a core: a longer queue only makes every login slow).
     std::size_t password_threads = 2;
-    std::size_t password_queue = 64;
+    std::size_t password_queue = 16;
 };
 
 // The network side of the server: the listener and its sessions (which only move bytes), LAN

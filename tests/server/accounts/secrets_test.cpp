@@ -70,34 +70,43 @@ TEST(PasswordPool, RunsJobsOffTheCallerAndRefusesPastItsQueue) {
     std::promise<void> release;
     auto released = release.get_future().share();
     std::atomic<int> ran{0};
+    std::atomic<bool> first_running{false};
+    std::atomic<bool> off_thread{false};
+    int done = 0;
+    const auto deadline = std::chrono::steady_clock::now() + 30s;
     {
         PasswordPool pool(1, 2, [&](std::function<void()> f) {
             std::lock_guard lock(m);
             posted.push_back(std::move(f));
         });
         const auto caller = std::this_thread::get_id();
-        std::atomic<bool> off_thread{false};
-        int done = 0;
-        // The first job blocks the only worker; two more fill the queue; the fourth is refused.
-        EXPECT_TRUE(pool.submit([&] { off_thread = std::this_thread::get_id() != caller; released.wait(); ++ran; },
-                                [&] { ++done; }));
-        while (true) {  // the worker has taken the first job off the queue
-            std::this_thread::sleep_for(1ms);
-            if (pool.submit([&] { ++ran; }, [&] { ++done; })) break;
-        }
+        // The first job holds the only worker; two more fill the queue; the fourth is refused.
+        ASSERT_TRUE(pool.submit(
+            [&] {
+                off_thread = std::this_thread::get_id() != caller;
+                first_running = true;
+                released.wait();
+                ++ran;
+            },
+            [&] { ++done; }));
+        while (!first_running && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
+        ASSERT_TRUE(first_running);
+        EXPECT_TRUE(pool.submit([&] { ++ran; }, [&] { ++done; }));
         EXPECT_TRUE(pool.submit([&] { ++ran; }, [&] { ++done; }));
         EXPECT_FALSE(pool.submit([&] { ++ran; }, [&] { ++done; }));
         release.set_value();
-        while (ran < 3) std::this_thread::sleep_for(1ms);
-        while (true) {
+        while (ran < 3 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
+        ASSERT_EQ(ran, 3);
+        for (;;) {
             std::lock_guard lock(m);
-            if (posted.size() == 3) break;
+            if (posted.size() == 3 || std::chrono::steady_clock::now() > deadline) break;
         }
-        EXPECT_EQ(done, 0);  // `done` runs only where the post function puts it
-        for (auto& f : posted) f();
-        EXPECT_EQ(done, 3);
-        EXPECT_TRUE(off_thread);
     }
+    ASSERT_EQ(posted.size(), 3u);
+    EXPECT_EQ(done, 0);  // `done` runs only where the post function puts it
+    for (auto& f : posted) f();
+    EXPECT_EQ(done, 3);
+    EXPECT_TRUE(off_thread);
 }
 
 TEST(Throttle, AddressesGroupIpv6ByPrefix64) {
