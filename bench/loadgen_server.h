@@ -101,6 +101,10 @@ private:
     // ---- A game from creation to its end (loadgen_server_play.cpp) ----
     void new_game(Slot& s);
     void on_message(Slot& s, std::size_t who, std::uint64_t rid, const proto::Seated& m);
+    // A Resume replaced the seat's token: the next reconnection needs the new one.
+    void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::ResumeToken& m) {
+        if (who < 2 && m.game_id == s.game) s.players[who].token = m.resume_token;
+    }
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::Snapshot& m);
     void join(Slot& s);
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::GameStarted& m);

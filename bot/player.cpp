@@ -243,6 +243,11 @@ struct Player::Impl {
         if (s.side) side = to_color(*s.side);
     }
 
+    // A Resume replaced the seat's token: the next reconnection needs the new one.
+    void handle(std::uint64_t, const proto::ResumeToken& t) {
+        if (t.game_id == game_id) token = t.resume_token;
+    }
+
     void handle(std::uint64_t, const proto::GameStarted& g) {
         if (game_id != 0 && g.game_id != game_id) return;
         if (follow(g) != client::MirrorUpdate::Changed) return;

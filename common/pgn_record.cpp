@@ -55,6 +55,8 @@ PgnGame game_record(const Position& start, std::span<const Move> moves, const Ga
     pgn.set_tag("Date", pgn_date(tags.date));
     pgn.set_tag("Red", tags.red);
     pgn.set_tag("Black", tags.black);
+    if (!tags.red_account.empty()) pgn.set_tag("RedAccount", tags.red_account);
+    if (!tags.black_account.empty()) pgn.set_tag("BlackAccount", tags.black_account);
     if (!tags.time_control.empty()) pgn.set_tag("TimeControl", tags.time_control);
     if (!tags.termination.empty()) pgn.set_tag("Termination", tags.termination);
     pgn.start = start;

@@ -24,9 +24,12 @@ struct GameRecordTags {
     Result result = Result::Ongoing;
     std::string termination;  // to_string(Reason), "resignation", ...; no tag when empty
     std::string explanation;  // the ruling's sentence, written as the last comment
+    // The accounts each side played from (a server's archive); no tag when empty (a guest).
+    std::string red_account = {};
+    std::string black_account = {};
 };
 
-// Event, Site, Date, Red, Black, TimeControl, Termination and Result tags (FEN when `start` is not
+// Event, Site, Date, Red, Black, RedAccount, BlackAccount, TimeControl, Termination and Result tags (FEN when `start` is not
 // the standard one), the moves, and the explanation after the last move.
 PgnGame game_record(const Position& start, std::span<const Move> moves, const GameRecordTags& tags);
 

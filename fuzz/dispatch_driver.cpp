@@ -61,6 +61,8 @@ DispatchDriver::DispatchDriver()
       dispatcher_([] {
           server::DispatchConfig config;
           config.name = "fuzz";
+          // Argon2id at its least: an input must run in milliseconds, not 64 MiB a hash.
+          config.password_cost = server::minimal_cost();
           return config;
       }(), store_, *this, [this] {
           // splitmix64: deterministic, so a finding reproduces from its input alone.
@@ -233,6 +235,17 @@ void DispatchDriver::check_message(int slot, const proto::ServerMessage& m) {
                 // room's version before the request for a seat joined.
                 const bool joined = asked_.joined_at && asked_.joined_at->first == body.game_id;
                 view.versions.try_emplace(body.game_id, joined ? asked_.joined_at->second : 0);
+            } else if constexpr (std::is_same_v<T, proto::ResumeToken>) {
+                // A resume replaced the seat's token: "r"/"b" stand for the newest one.
+                for (auto& [seat, token] : tokens_)
+                    if (seat.first == body.game_id && asked_.message &&
+                        std::holds_alternative<proto::Resume>(asked_.message->body) &&
+                        std::get<proto::Resume>(asked_.message->body).token == token)
+                        token = body.resume_token;
+            } else if constexpr (std::is_same_v<T, proto::LoggedIn>) {
+                XQ_FUZZ_CHECK(body.guest || !body.name.empty(), "an account has a name");
+                for (const auto& seat : body.seats)
+                    if (seat.side) tokens_[{seat.game_id, *seat.side}] = seat.resume_token;
             } else if constexpr (std::is_same_v<T, proto::Snapshot>) {
                 const server::Room* r = room(body.game_id);
                 XQ_FUZZ_CHECK(r && body.version == r->version(), "a snapshot holds the room's version");

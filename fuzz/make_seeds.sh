@@ -43,6 +43,8 @@ mkdir -p "$out"
 { printf '\x01\xab\xcd'; frame ServerMessage 'request_id: 3 move_made {game_id: 17 version: 2 ply: 1 move: "h2e2" clock {red_ms: 298900 black_ms: 300000 running: SIDE_BLACK} move_id: 1}'; frame ServerMessage 'error {code: ILLEGAL_MOVE message: "no" game_id: 17}'; } >"$out/server_move_error"
 { printf '\x01\x55\x55'; frame ServerMessage 'request_id: 2 seated {game_id: 17 side: SIDE_RED resume_token: "q9Zr"}'; printf '\x00\x00\x00'; } >"$out/server_seated_cut"
 { printf '\x40\x00\x01'; frame ClientMessage 'request_id: 1 ping {nonce: 7}'; printf '\x00\x01\x00\x00'; } >"$out/small_limit_oversize"
+{ printf '\x01\x21\x43'; frame ClientMessage 'request_id: 2 register_account {name: "Ann_Lee" password: "correct horse"}'; frame ClientMessage 'request_id: 3 login {session_token: "00112233"}'; frame ClientMessage 'request_id: 4 change_password {old_password: "a" new_password: "bbbbbbbb"}'; frame ClientMessage 'request_id: 5 logout {}'; } >"$out/client_accounts"
+{ printf '\x01\x10\x01'; frame ServerMessage 'request_id: 2 logged_in {name: "Ann_Lee" session_token: "ff" expires_at_ms: 1800000000000 seats {game_id: 3 side: SIDE_RED resume_token: "t"}}'; frame ServerMessage 'resume_token {game_id: 3 resume_token: "u"}'; frame ServerMessage 'request_id: 6 error {code: TRY_LATER message: "wait" retry_after_ms: 4000}'; } >"$out/server_accounts"
 
 out="$here/seeds/fuzz_dispatch"
 mkdir -p "$out"
@@ -82,3 +84,24 @@ mkdir -p "$out"
   record 20 'request_id: 6 make_move {game_id: 2 move: "b2e2" move_id: 9 ply: 0}'
   record 17 'request_id: 3 leave {game_id: 2}'
 } >"$out/quick_match_resume_flag"
+# Accounts: a registration, a guest named like the account, wrong and right passwords, a token
+# login, a game whose seat follows the account's second login, logout and a password change.
+{
+  record 0 "request_id: 1 ${hello/NAME/ann}"
+  record 1 "request_id: 1 ${hello/NAME/Ann}"
+  record 0 'request_id: 2 register_account {name: "Ann" password: "correct horse"}'
+  record 1 'request_id: 2 register_account {name: "ANN" password: "correct horse"}'
+  record 1 'request_id: 3 login {name: "ann" password: "wrong password"}'
+  record 1 'request_id: 4 login {session_token: "0011223344556677"}'
+  record 0 "request_id: 3 create_game {$tc color: COLOR_CHOICE_RED}"
+  record 2 "request_id: 1 ${hello/NAME/bob}"
+  record 2 'request_id: 2 join_game {game_id: 1}'
+  record 4 'request_id: 4 make_move {game_id: 1 move: "h2e2" move_id: 1 ply: 0}'
+  record 1 'request_id: 5 login {name: "ann" password: "correct horse"}'
+  record 1 'request_id: 6 resume {game_id: 1 token: "r" last_version: 0}'
+  record 0 'request_id: 5 make_move {game_id: 1 move: "h0g2" move_id: 2 ply: 1}'
+  record 1 'request_id: 7 change_password {old_password: "correct horse" new_password: "battery staple"}'
+  record 0 'request_id: 6 logout {}'
+  record 0 'request_id: 7 logout {}'
+  record 2 'request_id: 3 register_account {name: "bad name!" password: "x"}'
+} >"$out/accounts_second_login"

@@ -140,9 +140,35 @@ struct Mute {
     friend bool operator==(const Mute&, const Mute&) = default;
 };
 
+// Accounts (proto/README.md, "Accounts"): each is answered with LoggedIn or an Error.
+struct Register {
+    std::string name;  // the name rule: server/accounts/names.h
+    std::string password;
+    friend bool operator==(const Register&, const Register&) = default;
+};
+
+// name + password, or session_token alone.
+struct Login {
+    std::string name;
+    std::string password;
+    std::string session_token;
+    friend bool operator==(const Login&, const Login&) = default;
+};
+
+struct Logout {
+    friend bool operator==(const Logout&, const Logout&) = default;
+};
+
+struct ChangePassword {
+    std::string old_password;
+    std::string new_password;
+    friend bool operator==(const ChangePassword&, const ChangePassword&) = default;
+};
+
 using ClientBody =
     std::variant<Hello, Ping, ListGames, CreateGame, JoinGame, QuickMatch, Leave, WatchGame, MakeMove, Resign,
-                 MakeOffer, AnswerOffer, Abort, SendChat, Resume, Claim, ListArchive, GetArchived, Mute>;
+                 MakeOffer, AnswerOffer, Abort, SendChat, Resume, Claim, ListArchive, GetArchived, Mute, Register,
+                 Login, Logout, ChangePassword>;
 
 struct ClientMessage {
     std::uint64_t request_id = 0;  // chosen by the client, echoed by the reply

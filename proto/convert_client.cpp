@@ -134,6 +134,30 @@ Mute read(const pb::Mute& in, Reader& r) {
     return Mute{in.game_id(), r.get<ChatChannel>(in.channel(), "mute.channel"), in.muted()};
 }
 
+void fill(pb::Register& out, const Register& in) {
+    out.set_name(in.name);
+    out.set_password(in.password);
+}
+Register read(const pb::Register& in, Reader&) { return Register{in.name(), in.password()}; }
+
+void fill(pb::Login& out, const Login& in) {
+    out.set_name(in.name);
+    out.set_password(in.password);
+    out.set_session_token(in.session_token);
+}
+Login read(const pb::Login& in, Reader&) { return Login{in.name(), in.password(), in.session_token()}; }
+
+void fill(pb::Logout&, const Logout&) {}
+Logout read(const pb::Logout&, Reader&) { return Logout{}; }
+
+void fill(pb::ChangePassword& out, const ChangePassword& in) {
+    out.set_old_password(in.old_password);
+    out.set_new_password(in.new_password);
+}
+ChangePassword read(const pb::ChangePassword& in, Reader&) {
+    return ChangePassword{in.old_password(), in.new_password()};
+}
+
 // The oneof slot each request goes into.
 pb::Hello* slot(pb::ClientMessage& m, const Hello&) { return m.mutable_hello(); }
 pb::Ping* slot(pb::ClientMessage& m, const Ping&) { return m.mutable_ping(); }
@@ -154,6 +178,10 @@ pb::Claim* slot(pb::ClientMessage& m, const Claim&) { return m.mutable_claim(); 
 pb::ListArchive* slot(pb::ClientMessage& m, const ListArchive&) { return m.mutable_list_archive(); }
 pb::GetArchived* slot(pb::ClientMessage& m, const GetArchived&) { return m.mutable_get_archived(); }
 pb::Mute* slot(pb::ClientMessage& m, const Mute&) { return m.mutable_mute(); }
+pb::Register* slot(pb::ClientMessage& m, const Register&) { return m.mutable_register_account(); }
+pb::Login* slot(pb::ClientMessage& m, const Login&) { return m.mutable_login(); }
+pb::Logout* slot(pb::ClientMessage& m, const Logout&) { return m.mutable_logout(); }
+pb::ChangePassword* slot(pb::ClientMessage& m, const ChangePassword&) { return m.mutable_change_password(); }
 
 }  // namespace
 
@@ -203,6 +231,14 @@ ClientBody read(const pb::ClientMessage& in, Reader& r) {
             return read(in.get_archived(), r);
         case K::kMute:
             return read(in.mute(), r);
+        case K::kRegisterAccount:
+            return read(in.register_account(), r);
+        case K::kLogin:
+            return read(in.login(), r);
+        case K::kLogout:
+            return read(in.logout(), r);
+        case K::kChangePassword:
+            return read(in.change_password(), r);
         case K::BODY_NOT_SET:
             break;
     }

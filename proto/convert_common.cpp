@@ -38,8 +38,13 @@ constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames = {
     "unknown_message",
     "internal",
     "no_computer",
-    // 29-35: the accounts' codes (issue 18), named here until they are merged.
-    "reserved_29", "reserved_30", "reserved_31", "reserved_32", "reserved_33", "reserved_34", "reserved_35",
+    "name_taken",
+    "bad_name",
+    "bad_credentials",
+    "account_required",
+    "accounts_disabled",
+    "weak_password",
+    "try_later",
     "already_greeted",
     "too_many_games",
     "bad_text",
@@ -78,6 +83,8 @@ static_assert(pb::GAME_RESULT_ONGOING == 0 && pb::GAME_RESULT_DRAW == 3);
 static_assert(pb::OFFER_KIND_DRAW == 1 && pb::OFFER_KIND_TAKEBACK == 2);
 static_assert(pb::CHAT_CHANNEL_PLAYERS == 1 && pb::CHAT_CHANNEL_SPECTATORS == 2);
 static_assert(pb::CLAIM_KIND_WIN == 1 && pb::CLAIM_KIND_DRAW == 2);
+static_assert(pb::ACCOUNTS_OPTIONAL == 0 && pb::ACCOUNTS_REQUIRED == 1 && pb::ACCOUNTS_OFF == 2);
+static_assert(pb::Error::TRY_LATER == static_cast<int>(ErrorCode::TryLater));
 static_assert(pb::Error_Code_Code_ARRAYSIZE == kErrorCodeCount);
 static_assert(pb::Error::INTERNAL == static_cast<int>(ErrorCode::Internal));
 static_assert(pb::Error::CLAIM_NOT_ALLOWED == static_cast<int>(ErrorCode::ClaimNotAllowed));

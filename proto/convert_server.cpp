@@ -13,9 +13,15 @@ void fill(pb::Welcome& out, const Welcome& in) {
     out.set_server(in.server);
     out.set_protocol_version(in.protocol_version);
     out.set_session_id(in.session_id);
+    out.set_accounts(static_cast<pb::AccountsMode>(in.accounts));
+    out.set_display_name(in.display_name);
 }
+// A mode from a newer server reads as Optional: the client may offer login and guest play.
 Welcome read(const pb::Welcome& in, Reader&) {
-    return Welcome{in.server(), in.protocol_version(), in.session_id()};
+    const int mode = in.accounts();
+    return Welcome{in.server(), in.protocol_version(), in.session_id(),
+                   mode >= 0 && mode <= 2 ? static_cast<AccountsMode>(mode) : AccountsMode::Optional,
+                   in.display_name()};
 }
 
 void fill(pb::Pong& out, const Pong& in) { out.set_nonce(in.nonce); }
@@ -27,12 +33,13 @@ void fill(pb::Error& out, const Error& in) {
     out.set_game_id(in.game_id);
     out.set_reason(in.reason);
     out.set_explanation(in.explanation);
+    out.set_retry_after_ms(in.retry_after_ms);
 }
 // A code from a newer server reads as Unspecified: the message still says what went wrong.
 Error read(const pb::Error& in, Reader&) {
     const int code = in.code();
     return Error{code >= 0 && code < kErrorCodeCount ? static_cast<ErrorCode>(code) : ErrorCode::Unspecified,
-                 in.message(), in.game_id(), in.reason(), in.explanation()};
+                 in.message(), in.game_id(), in.reason(), in.explanation(), in.retry_after_ms()};
 }
 
 void fill(pb::GameList& out, const GameList& in) {
@@ -296,6 +303,25 @@ ArchivedGame read(const pb::ArchivedGame& in, Reader& r) {
         read(in.entry(), r), in.start_fen(), {in.moves().begin(), in.moves().end()}, in.pgn()};
 }
 
+void fill(pb::LoggedIn& out, const LoggedIn& in) {
+    out.set_name(in.name);
+    out.set_guest(in.guest);
+    out.set_session_token(in.session_token);
+    out.set_expires_at_ms(in.expires_at_ms);
+    for (const auto& s : in.seats) fill(*out.add_seats(), s);
+}
+LoggedIn read(const pb::LoggedIn& in, Reader& r) {
+    LoggedIn out{in.name(), in.guest(), in.session_token(), in.expires_at_ms(), {}};
+    for (const auto& s : in.seats()) out.seats.push_back(read(s, r));
+    return out;
+}
+
+void fill(pb::ResumeToken& out, const ResumeToken& in) {
+    out.set_game_id(in.game_id);
+    out.set_resume_token(in.resume_token);
+}
+ResumeToken read(const pb::ResumeToken& in, Reader&) { return ResumeToken{in.game_id(), in.resume_token()}; }
+
 // The oneof slot each server message goes into.
 pb::Welcome* slot(pb::ServerMessage& m, const Welcome&) { return m.mutable_welcome(); }
 pb::Pong* slot(pb::ServerMessage& m, const Pong&) { return m.mutable_pong(); }
@@ -322,6 +348,8 @@ pb::PlayerConnection* slot(pb::ServerMessage& m, const PlayerConnection&) {
 }
 pb::ArchiveList* slot(pb::ServerMessage& m, const ArchiveList&) { return m.mutable_archive_list(); }
 pb::ArchivedGame* slot(pb::ServerMessage& m, const ArchivedGame&) { return m.mutable_archived_game(); }
+pb::LoggedIn* slot(pb::ServerMessage& m, const LoggedIn&) { return m.mutable_logged_in(); }
+pb::ResumeToken* slot(pb::ServerMessage& m, const ResumeToken&) { return m.mutable_resume_token(); }
 
 }  // namespace
 
@@ -375,6 +403,10 @@ ServerBody read(const pb::ServerMessage& in, Reader& r) {
             return read(in.archive_list(), r);
         case K::kArchivedGame:
             return read(in.archived_game(), r);
+        case K::kLoggedIn:
+            return read(in.logged_in(), r);
+        case K::kResumeToken:
+            return read(in.resume_token(), r);
         case K::BODY_NOT_SET:
             break;
     }

@@ -16,6 +16,8 @@ struct Welcome {
     std::string server;
     std::uint32_t protocol_version = kProtocolVersion;
     std::string session_id;
+    AccountsMode accounts = AccountsMode::Optional;
+    std::string display_name = {};  // how the others see this session (a guest's carries its mark)
     friend bool operator==(const Welcome&, const Welcome&) = default;
 };
 
@@ -31,6 +33,7 @@ struct Error {
     GameId game_id = 0;       // the game concerned, 0 if none
     std::string reason;       // refused move: the ruling, "perpetual_check", ...
     std::string explanation;  // refused move: the ruling in one sentence
+    std::uint64_t retry_after_ms = 0;  // TryLater: when to ask again
     friend bool operator==(const Error&, const Error&) = default;
 };
 
@@ -201,10 +204,27 @@ struct ArchivedGame {
     friend bool operator==(const ArchivedGame&, const ArchivedGame&) = default;
 };
 
+// Who the session is after Register, Login, Logout or ChangePassword.
+struct LoggedIn {
+    std::string name;
+    bool guest = false;
+    std::string session_token;       // password logins, Register, ChangePassword; "" otherwise
+    std::int64_t expires_at_ms = 0;  // the token's expiry, Unix milliseconds
+    std::vector<Seated> seats;       // the account's seats in live games, with fresh resume tokens
+    friend bool operator==(const LoggedIn&, const LoggedIn&) = default;
+};
+
+// After a successful Resume: the seat's new resume token (the old one is dead).
+struct ResumeToken {
+    GameId game_id = 0;
+    std::string resume_token;
+    friend bool operator==(const ResumeToken&, const ResumeToken&) = default;
+};
+
 using ServerBody =
     std::variant<Welcome, Pong, Error, GameList, Seated, Seeking, Left, Snapshot, Resumed, GameStarted,
                  MoveMade, OfferMade, OfferAnswered, TakebackApplied, ChatLine, GameEnded, GameAborted,
-                 SpectatorCount, PlayerConnection, ArchiveList, ArchivedGame>;
+                 SpectatorCount, PlayerConnection, ArchiveList, ArchivedGame, LoggedIn, ResumeToken>;
 
 struct ServerMessage {
     std::uint64_t request_id = 0;  // the request this answers; 0 for pushed events

@@ -62,12 +62,21 @@ enum class ErrorCode : std::uint8_t {
     UnknownMessage = 26,  // a message kind this server does not know
     Internal = 27,
     NoComputer = 28,  // CreateGame.computer_level: no computer of that level is free
-    // 29-35: the accounts' codes (issue 18).
+    NameTaken = 29,         // Register: an account has that name (its canonical key)
+    BadName = 30,           // Register: the name breaks the name rule
+    BadCredentials = 31,    // Login/ChangePassword: wrong name, password or token
+    AccountRequired = 32,   // --accounts required and not logged in; or the request needs an account
+    AccountsDisabled = 33,  // --accounts off
+    WeakPassword = 34,      // a password outside 8-128 bytes
+    TryLater = 35,          // throttled, or the password workers are busy (Error.retry_after_ms)
     AlreadyGreeted = 36,  // a second Hello on a session: refused, nothing changes
     TooManyGames = 37,    // the address already hosts the most waiting games allowed
     BadText = 38,         // chat text with control characters (newlines, tabs, bidi overrides)
 };
 inline constexpr int kErrorCodeCount = 39;
+
+// How a server treats accounts (Welcome.accounts).
+enum class AccountsMode : std::uint8_t { Optional, Required, Off };
 
 std::string_view code_name(ErrorCode code);  // "unsupported_version", ...; "unspecified"
 std::string_view to_string(Side side);       // "red", "black"

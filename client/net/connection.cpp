@@ -277,7 +277,7 @@ struct Connection::Impl {
                 if (state_ == LinkState::Closed) return false;
                 state_ = LinkState::Online;
                 online_ = link;
-                events_.emplace_back(LinkUp{welcome->server, link->attempt});
+                events_.emplace_back(LinkUp{welcome->server, link->attempt, welcome->accounts, welcome->display_name});
             }
             if (wake_) wake_();
             schedule_ping(link);

@@ -22,6 +22,8 @@ namespace xq::client {
 struct LinkUp {
     std::string server_name;
     int attempt = 0;
+    proto::AccountsMode accounts = proto::AccountsMode::Optional;  // from Welcome
+    std::string display_name = {};  // how the others see this session (a guest's is marked)
 };
 
 // The server's certificate could not be trusted without the person: never seen before (changed =

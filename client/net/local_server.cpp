@@ -152,6 +152,9 @@ std::expected<LocalServer, std::string> LocalServer::start(const LocalServerOpti
                                      "--name", options.name,
                                      "--discovery-port", std::to_string(options.discovery_port.value_or(0)),
                                      "--log-level", "info",  // the ready line is logged at info
+                                     // A server on this machine for its LAN: names as typed, no
+                                     // accounts (a LAN party), as before accounts existed.
+                                     "--accounts", "off",
                                      // It ends with this client, however the client ends.
                                      "--parent-pid", std::to_string(::getpid())};
     if (!options.db.empty()) {

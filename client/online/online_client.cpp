@@ -85,6 +85,10 @@ bool OnlineClient::pump(TimePoint now) {
 void OnlineClient::on_link_up(const LinkUp& up) {
     status_ = LinkStatus::Online;
     server_name_ = up.server_name;
+    accounts_ = up.accounts;
+    display_name_ = up.display_name;
+    account_.clear();  // a new connection starts as a guest until its login is answered
+    send_login();
     status_text_ = "connected to " + up.server_name;
     if (up.attempt == 0 || !game_id_) {
         if (screen_ == Screen::Start) screen_ = Screen::Lobby;

@@ -50,6 +50,8 @@ public:
     Screen screen() const { return screen_; }
     std::optional<std::uint64_t> game_id() const { return game_id_; }
     const std::string& join_code() const { return join_code_; }
+    // The account this session is logged in as; "" for a guest.
+    const std::string& account() const { return account_; }
     const std::string& archived_pgn() const { return archived_pgn_; }
     // The shown game as PGN with the archive's full tags (common/pgn_record.h): the archive's own
     // text for a replay; else Event, Site (this server), Date, Red, Black, TimeControl, Result and
@@ -58,6 +60,19 @@ public:
     bool waiting_for_opponent() const { return seated_ && !started_; }
     // Requests the player should know failed (not move refusals: the board shows those).
     std::vector<std::string> take_notices();
+
+    // ---- Accounts (online_account.cpp) ----
+    // Sent now when online, else as soon as the link is up (the start screen asks before the
+    // connection exists). The session token a login returns is saved for this server.
+    void log_in(const std::string& name, const std::string& password);
+    void register_account(const std::string& name, const std::string& password);
+    // Revokes and forgets this server's session token; the session goes on as a guest.
+    void log_out();
+    proto::AccountsMode accounts_mode() const { return accounts_; }
+    // A login asked for or sent and not answered yet.
+    bool login_pending() const { return login_request_ != 0 || pending_login_.has_value(); }
+    // "Logged in as Ann", "Playing as a guest: ann (guest)", or "" (offline, or no accounts).
+    std::string account_line() const;
 
     // ---- Lobby ----
     void refresh();
@@ -110,6 +125,9 @@ private:
     void save_seat(std::uint64_t game_id, const std::string& token, Color side);
     void forget_seat(std::uint64_t game_id);
     bool refused_resume(std::uint64_t request_id, const proto::Error& error);
+    void send_login();
+    void on_logged_in(std::uint64_t request_id, const proto::LoggedIn& in);
+    bool refused_login(std::uint64_t request_id, const proto::Error& error);
     void back_in_saved_seat();
 
     GameModel& game_;
@@ -136,6 +154,17 @@ private:
     bool archive_appending_ = false;  // the awaited ArchiveList is an older page (more_archive)
     std::string token_;
     std::string join_code_;
+    std::string account_;
+    std::string display_name_;  // as the server shows this session
+    proto::AccountsMode accounts_ = proto::AccountsMode::Optional;
+    struct Credentials {
+        bool create = false;  // Register, else Login
+        std::string name;
+        std::string password;
+    };
+    std::optional<Credentials> pending_login_;  // asked for before the link was up
+    std::uint64_t login_request_ = 0;
+    bool token_login_ = false;  // login_request_ shows the saved token
     std::string archived_pgn_;
     std::optional<TimeControlChoice> time_control_;  // of the game shown, from its Snapshot
     std::chrono::sys_days started_on_{};  // the day this client first saw the game (UTC)

@@ -47,6 +47,12 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                 if (!body.join_code.empty()) join_code_ = body.join_code;
                 save_seat(body.game_id, body.resume_token, side);
                 screen_ = Screen::Game;
+            } else if constexpr (std::is_same_v<T, proto::ResumeToken>) {
+                // The server replaced the seat's token on our Resume: the old one is dead, so
+                // the new one is what a reconnection (or a restarted client) must show.
+                if (!(mine(body.game_id) && seated_)) return;
+                token_ = body.resume_token;
+                save_seat(body.game_id, body.resume_token, game_.role() == Role::Black ? Color::Black : Color::Red);
             } else if constexpr (std::is_same_v<T, proto::Seeking>) {
                 lobby_.seeking = true;
                 lobby_.seeking_time_control = to_choice(body.time_control);
@@ -95,6 +101,8 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                 replay_ = true;
                 archived_pgn_ = body.pgn;
                 screen_ = Screen::Game;
+            } else if constexpr (std::is_same_v<T, proto::LoggedIn>) {
+                on_logged_in(message.request_id, body);
             } else if constexpr (std::is_same_v<T, proto::Welcome> || std::is_same_v<T, proto::Pong>) {
                 // The connection handles these itself.
             } else {
@@ -118,6 +126,7 @@ void OnlineClient::on_error(std::uint64_t request_id, const proto::Error& error)
         return;
     }
     if (refused_resume(request_id, error)) return;
+    if (refused_login(request_id, error)) return;
     if (error.code == proto::ErrorCode::BadToken || error.code == proto::ErrorCode::NoSuchGame) {
         if (screen_ == Screen::Game && !replay_ && game_id_ && error.game_id == *game_id_) {
             game_id_.reset();

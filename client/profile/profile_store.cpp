@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -139,25 +140,62 @@ bool ProfileStore::update(const std::function<void(Profile&)>& change) {
     return write(profile);
 }
 
-// Temporary file (0600, from mkostemp), fsync, rename over state.json, fsync the folder: a crash
+bool ProfileStore::write(const Profile& profile) { return write_private(file(), to_json(profile)); }
+
+// Temporary file (0600, from mkostemp), fsync, rename over `path`, fsync its folder: a crash
 // leaves either the old file or the new one, never a part of one.
-bool ProfileStore::write(const Profile& profile) {
-    std::string temp = (dir_ / ".state.json.XXXXXX").string();
+bool ProfileStore::write_private(const fs::path& path, const std::string& text) {
+    const fs::path folder_path = path.parent_path();
+    std::string temp = (folder_path / ("." + path.filename().string() + ".XXXXXX")).string();
     Fd fd(::mkostemp(temp.data(), O_CLOEXEC));
     if (!fd.ok()) {
-        problem("cannot write in " + dir_.string() + ": " + why());
+        problem("cannot write in " + folder_path.string() + ": " + why());
         return false;
     }
-    const bool written = ::fchmod(fd.get(), 0600) == 0 && write_all(fd.get(), to_json(profile)) &&
-                         ::fsync(fd.get()) == 0 && fd.close() && ::rename(temp.c_str(), file().c_str()) == 0;
+    const bool written = ::fchmod(fd.get(), 0600) == 0 && write_all(fd.get(), text) && ::fsync(fd.get()) == 0 &&
+                         fd.close() && ::rename(temp.c_str(), path.c_str()) == 0;
     if (!written) {
-        problem("cannot save the client state in " + file().string() + ": " + why());
+        problem("cannot save " + path.string() + ": " + why());
         ::unlink(temp.c_str());
         return false;
     }
-    Fd folder(::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    Fd folder(::open(folder_path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (folder.ok()) ::fsync(folder.get());  // the rename itself made durable; best effort
     return true;
+}
+
+// One file per server, named by the server's address in hex (any "host:port" makes a safe name).
+fs::path ProfileStore::session_file(const std::string& server) const {
+    std::string name;
+    for (const unsigned char ch : server) {
+        name += "0123456789abcdef"[ch >> 4];
+        name += "0123456789abcdef"[ch & 15];
+    }
+    return dir_ / "sessions" / (name + ".token");
+}
+
+std::optional<std::string> ProfileStore::session_token(const std::string& server) const {
+    std::ifstream in(session_file(server));
+    std::string token;
+    if (!in || !std::getline(in, token) || token.empty()) return std::nullopt;
+    return token;
+}
+
+bool ProfileStore::save_session_token(const std::string& server, const std::string& token) {
+    if (!ensure_dir()) return false;
+    const fs::path folder = session_file(server).parent_path();
+    std::error_code error;
+    fs::create_directory(folder, error);
+    if (::chmod(folder.c_str(), 0700) != 0) {
+        problem("cannot make " + folder.string() + " private (chmod 0700): " + why());
+        return false;
+    }
+    return write_private(session_file(server), token + "\n");
+}
+
+void ProfileStore::forget_session_token(const std::string& server) {
+    std::error_code ignored;
+    fs::remove(session_file(server), ignored);
 }
 
 }  // namespace xq::client

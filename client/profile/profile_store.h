@@ -32,12 +32,21 @@ public:
     // Applies `change` to the saved profile and writes it back; false (and a problem) if it could
     // not be written.
     bool update(const std::function<void(Profile&)>& change);
+    // The session token of an account on `server` ("host:port"), kept so the next run logs in
+    // without a password: one file per server under sessions/, 0600 in a 0700 folder, replaced
+    // atomically. Forgotten on logout, or when the server no longer takes it.
+    std::optional<std::string> session_token(const std::string& server) const;
+    bool save_session_token(const std::string& server, const std::string& token);
+    void forget_session_token(const std::string& server);
+    std::filesystem::path session_file(const std::string& server) const;
+
     // What went wrong with the files since the last call, each problem once per store.
     std::vector<std::string> take_problems();
 
 private:
     bool ensure_dir();
     bool write(const Profile& profile);
+    bool write_private(const std::filesystem::path& path, const std::string& text);
     void problem(const std::string& text);
 
     std::filesystem::path dir_;

@@ -299,7 +299,8 @@ bool App::fully_loaded() const {
     if (mode_ == Mode::Computer) return frames_ > 10;
     if (!options_.connect && !options_.host) return true;
     return online_.status() == LinkStatus::Failed ||
-           (online_.status() == LinkStatus::Online && online_.screen() != Screen::Start && frames_ > 10);
+           (online_.status() == LinkStatus::Online && online_.screen() != Screen::Start && !online_.login_pending() &&
+            frames_ > 10);
 }
 
 // The screen the player sees: a local game is always on the game screen.

@@ -217,8 +217,18 @@ void LobbyScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint) {
     if (held && ui::button(target, font, in, {h.x + h.w - return_w, (h.h - 36) / 2, return_w, 36}, "Return to your game",
                            true, true))
         ctx_.online.return_to_game();
-    const float name_w = h.w - title_w - 20 - (held ? return_w + 12 : 0);
-    ui::text(target, font, ui::elide(font, ctx_.online.server_name() + " — " + ctx_.online.player_name(), 20, name_w),
+    // Who this session is: the account logged in, or a guest under its marked name (or, on a
+    // server without accounts, the name as typed); a logged-in player may log out here.
+    const std::string account = ctx_.online.account_line();
+    const bool logged_in = account.starts_with("Logged in");
+    const float logout_w = logged_in ? 110 : 0;
+    if (logged_in && ui::button(target, font, in,
+                                {h.x + h.w - (held ? return_w + 12 : 0) - logout_w, (h.h - 36) / 2, logout_w, 36},
+                                "Log out"))
+        ctx_.online.log_out();
+    const float name_w = h.w - title_w - 20 - (held ? return_w + 12 : 0) - (logged_in ? logout_w + 12 : 0);
+    const std::string who = account.empty() ? ctx_.online.player_name() : account;
+    ui::text(target, font, ui::elide(font, ctx_.online.server_name() + " — " + who, 20, name_w),
              {h.x + title_w + 20, (h.h - 26) / 2}, 20, ui::color::kText);
     // The fields lose the focus to a click anywhere else, which the forms' scroll area hides from them.
     if (in.pressed && !l.forms.contains(in.press_at)) {

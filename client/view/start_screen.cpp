@@ -10,18 +10,21 @@ namespace xq::client {
 StartScreen::StartScreen(ScreenContext& context, std::string address, std::string name)
     : ctx_(context), address_field_(std::move(address), 200), name_field_(std::move(name), 40) {}
 
-void StartScreen::connect(const std::string& address, const std::string& fingerprint) {
+bool StartScreen::connect(const std::string& address, const std::string& fingerprint) {
     const auto endpoint = parse_endpoint(address);
     if (!endpoint) {
         error_ = "\"" + address + "\" is not an address: write host or host:port";
-        return;
+        return false;
     }
+    // An account's login needs no guest name: the account's name stands in until it is answered.
+    if (name_field_.value().empty()) name_field_.set(login_.account());
     if (name_field_.value().empty()) {
         error_ = "Choose a name first";
-        return;
+        return false;
     }
     error_.clear();
     ctx_.online.connect(*endpoint, name_field_.value(), fingerprint);
+    return true;
 }
 
 void StartScreen::handle(const sf::Event& event) {
@@ -30,6 +33,7 @@ void StartScreen::handle(const sf::Event& event) {
         return;
     }
     if (address_field_.handle(event) || name_field_.handle(event)) connect(address_field_.value());
+    if (login_.handle(event)) login_.submit(false, [this] { return connect(address_field_.value()); });
 }
 
 void StartScreen::tick(TimePoint now) {
@@ -82,6 +86,8 @@ void StartScreen::draw_main(sf::RenderTarget& target, ui::Input& in, TimePoint) 
     y += step;
     ui::text(target, font, "Name", {x, y + 8}, 16, ui::color::kMuted);
     name_field_.draw(target, font, in, {x + 80, y, w - 80, field_h}, "your name");
+    y += step;
+    login_.draw(target, in, {x, y, w, field_h}, [this] { return connect(address_field_.value()); });
     y += step + 4;
     const bool busy = ctx_.online.status() == LinkStatus::Connecting || ctx_.online.status() == LinkStatus::Reconnecting;
     if (ui::button(target, font, in, {x, y, w, field_h + 6}, busy ? "Connecting…" : "Connect", !busy, true))

@@ -4,6 +4,7 @@
 
 #include <SFML/Graphics.hpp>
 
+#include "client/view/login_panel.h"
 #include "client/view/screen_context.h"
 #include "client/view/time_control_picker.h"
 
@@ -19,8 +20,9 @@ public:
     std::string name() const { return name_field_.value(); }
 
 private:
-    // `fingerprint`: the certificate LAN discovery announced for that server, if any.
-    void connect(const std::string& address, const std::string& fingerprint = {});
+    // False (with the reason shown) when it cannot: no address, or no name. `fingerprint`: the
+    // certificate LAN discovery announced for that server, if any.
+    bool connect(const std::string& address, const std::string& fingerprint = {});
     void draw_main(sf::RenderTarget& target, ui::Input& in, TimePoint now);
     // The clock picker for games on this machine, over the screen until a valid choice is made.
     void draw_clock_picker(sf::RenderTarget& target, ui::Input& in);
@@ -28,6 +30,7 @@ private:
     ScreenContext& ctx_;
     ui::TextField address_field_;
     ui::TextField name_field_;
+    LoginPanel login_{ctx_};
     std::string error_;
     TimePoint last_search_{};
     Color computer_side_ = Color::Red;

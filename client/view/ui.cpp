@@ -159,6 +159,11 @@ void TextField::draw(sf::RenderTarget& target, const sf::Font& font, Input& in, 
         return;
     }
     std::string shown = text_;
+    if (masked_) {
+        shown.clear();
+        for (const char ch : text_)
+            if ((static_cast<unsigned char>(ch) & 0xC0) != 0x80) shown += "\u2022";
+    }
     const float w = text(target, font, shown, {r.x + 8, y}, size, color::kText);
     if (focused_) box(target, {r.x + 10 + w, r.y + 5, 2, r.h - 10}, color::kAccent);
 }

@@ -85,11 +85,14 @@ public:
     void set(std::string text) { text_ = std::move(text); }
     bool focused() const { return focused_; }
     void focus(bool on) { focused_ = on; }
+    // A password: drawn as one dot a character.
+    void set_masked(bool masked) { masked_ = masked; }
 
 private:
     std::string text_;
     std::size_t max_;
     bool focused_ = false;
+    bool masked_ = false;
 };
 
 }  // namespace xq::client::ui

@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "server/accounts/secret.h"
 #include "server/app/bot_keeper.h"
 #include "server/log/log.h"
 #include "server/net/server.h"
@@ -61,6 +62,8 @@ struct CommandLine {
     int parent_pid = 0;
     double rate_per_second = 20, rate_burst = 40;
     std::string bot_levels = "2,4,6", bot_time_control = "5+3";
+    std::string accounts = "optional";
+    int session_days = 30;
 };
 
 po::options_description describe(CommandLine& line) {
@@ -106,7 +109,12 @@ po::options_description describe(CommandLine& line) {
         "bot-levels", po::value(&line.bot_levels)->default_value(line.bot_levels),
         "their levels 1-8, given to the bots in turn")(
         "bot-time-control", po::value(&line.bot_time_control)->default_value(line.bot_time_control),
-        "the time control of the bots' games, MINUTES+INCREMENT[/MOVE_CAP]");
+        "the time control of the bots' games, MINUTES+INCREMENT[/MOVE_CAP]")(
+        "accounts", po::value(&line.accounts)->default_value(line.accounts),
+        "optional: guests (their names marked \" (guest)\") and accounts; required: log in before "
+        "playing; off: no accounts, names as typed (a LAN party)")(
+        "session-days", po::value(&line.session_days)->default_value(line.session_days),
+        "how long a login's session token stays valid, in days (1 to 365)");
     return options;
 }
 
@@ -173,6 +181,12 @@ std::expected<ServerConfig, std::string> server_config(const CommandLine& line) 
     config.first_move = std::chrono::seconds(line.first_move_seconds);
     config.rate.per_second = line.rate_per_second;
     config.rate.burst = line.rate_burst;
+    if (line.accounts == "optional") config.accounts = xq::proto::AccountsMode::Optional;
+    else if (line.accounts == "required") config.accounts = xq::proto::AccountsMode::Required;
+    else if (line.accounts == "off") config.accounts = xq::proto::AccountsMode::Off;
+    else return std::unexpected("--accounts must be required, optional or off, got '" + line.accounts + "'");
+    if (line.session_days < 1 || line.session_days > 365) return std::unexpected("--session-days must be 1 to 365");
+    config.session_lifetime = std::chrono::hours(24 * line.session_days);
     return config;
 }
 
@@ -218,20 +232,8 @@ void watch_parent(asio::steady_timer& timer, pid_t parent, std::function<void()>
     });
 }
 
-// 128 random bits as hex, from the kernel's CSPRNG: the key this server gives the bots it starts.
-std::string fresh_computer_key() {
-    unsigned char bytes[16];
-    for (std::size_t got = 0; got < sizeof bytes;) {
-        const auto n = ::getrandom(bytes + got, sizeof bytes - got, 0);
-        if (n > 0) got += static_cast<std::size_t>(n);
-    }
-    std::string hex;
-    for (const unsigned char b : bytes) {
-        hex += "0123456789abcdef"[b >> 4];
-        hex += "0123456789abcdef"[b & 15];
-    }
-    return hex;
-}
+// 128 random bits as hex (libsodium's CSPRNG): the key this server gives the bots it starts.
+std::string fresh_computer_key() { return xq::server::random_hex(16); }
 
 // Serves until SIGINT or SIGTERM, or until `parent` (when not 0) has ended: 0 then, 1 when the
 // server fails to start or run.

@@ -51,6 +51,7 @@ void Dispatcher::on_create_vs_computer(Client& c, std::uint64_t rid, const proto
     auto created = lobby_.create({c.name, c.peer->id(), control, color, false}, now());
     if (!created) return send(c, wire::error(rid, created.error()));
     enter(c, created->id, Role::Player);
+    mark_accounts(created->id);
     const proto::GameId game = wire::game_id(created->id);
     send(c, {rid, proto::Seated{game, wire::side(created->color), "", created->token}});
     broadcast(created->id, created->events);

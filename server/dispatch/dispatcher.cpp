@@ -8,7 +8,8 @@
 
 namespace xq::server {
 
-Dispatcher::Dispatcher(DispatchConfig config, Store& store, DispatchLoop& loop, RandomSource random)
+Dispatcher::Dispatcher(DispatchConfig config, Store& store, DispatchLoop& loop, RandomSource random,
+                       PasswordWork* passwords)
     : config_(std::move(config)),
       store_(store),
       loop_(loop),
@@ -16,10 +17,16 @@ Dispatcher::Dispatcher(DispatchConfig config, Store& store, DispatchLoop& loop, 
       random_(std::move(random)),
       lobby_(random_, [] { return std::chrono::system_clock::now(); },
              [this](const FinishedGame& game) { on_archive(game); }),
-      join_guard_(config_.join_codes) {
+      join_guard_(config_.join_codes),
+      passwords_(passwords ? *passwords : inline_passwords_),
+      address_throttle_(config_.address_backoff),
+      account_throttle_(config_.account_backoff),
+      registrations_(config_.registrations_per_hour, std::chrono::hours(1)) {
     lobby_.set_first_move_time(std::chrono::duration_cast<Millis>(config_.first_move));
     lobby_.set_site(config_.name);
 }
+
+Dispatcher::~Dispatcher() { *alive_ = false; }
 
 std::vector<std::shared_ptr<Peer>> Dispatcher::peers() const {
     std::vector<std::shared_ptr<Peer>> out;

@@ -18,6 +18,9 @@
 
 #include "proto/codec.h"
 #include "proto/messages.h"
+#include "server/accounts/password_pool.h"
+#include "server/accounts/passwords.h"
+#include "server/accounts/throttle.h"
 #include "server/rooms/lobby.h"
 #include "server/dispatch/outbox.h"
 #include "server/dispatch/peer.h"
@@ -47,6 +50,15 @@ struct DispatchConfig {
     // computers aside), so that a few addresses cannot fill the lobby; 0: no limit.
     std::size_t max_waiting_per_group = 2;
     JoinCodeLimits join_codes;  // wrong join codes per address group and per game
+    // Accounts (account_handlers.cpp): off, optional (guests marked " (guest)") or required.
+    proto::AccountsMode accounts = proto::AccountsMode::Optional;
+    std::chrono::seconds session_lifetime{std::chrono::hours(24 * 30)};  // a login token's life
+    PasswordCost password_cost = interactive_cost();
+    // Failed logins, per address group (many players may share one, behind NAT: more free tries)
+    // and per account.
+    BackoffRules address_backoff{.free_failures = 20};
+    BackoffRules account_backoff{.free_failures = 5};
+    std::size_t registrations_per_hour = 5;  // per address group
 };
 
 // What the dispatcher needs of the loop that runs it.
@@ -65,7 +77,11 @@ public:
 class Dispatcher {
 public:
     // `store` and `loop` must outlive the dispatcher; `random` makes ids, tokens and join codes.
-    Dispatcher(DispatchConfig config, Store& store, DispatchLoop& loop, RandomSource random);
+    // `passwords` runs Argon2id off the loop (and must outlive the dispatcher); null: inline, on
+    // the caller's thread (the fuzzer and tests without a server loop).
+    Dispatcher(DispatchConfig config, Store& store, DispatchLoop& loop, RandomSource random,
+               PasswordWork* passwords = nullptr);
+    ~Dispatcher();
     Dispatcher(const Dispatcher&) = delete;  // the lobby calls back into this object
     Dispatcher& operator=(const Dispatcher&) = delete;
 
@@ -104,6 +120,10 @@ private:
         // Chat channels it has muted, per room: bit 0 the players', bit 1 the spectators'.
         std::map<RoomId, unsigned> muted;
         RateLimiter rate;
+        std::string hello_name;          // the name its Hello gave (cleaned): its name as a guest
+        std::string account;             // the account's key once logged in; "" for a guest
+        std::string session_token_hash;  // the login session Logout revokes
+        bool password_work = false;      // a Register/Login/ChangePassword is being hashed
     };
     // The connections of one address group (address_group() of their peers) and what they share.
     struct Group {
@@ -174,6 +194,26 @@ private:
     bool muted_for(const Client& c, const RoomId& id, const proto::ChatLine& line, std::optional<proto::Side> own) const;
     void drop_muted(const Client& c, const RoomId& id, std::vector<proto::ChatLine>& lines, std::optional<proto::Side> own) const;
 
+    // Accounts (account_handlers.cpp).
+    void on_register(Client& c, std::uint64_t rid, const proto::Register& m);
+    void on_login(Client& c, std::uint64_t rid, const proto::Login& m);
+    void on_logout(Client& c, std::uint64_t rid);
+    void on_change_password(Client& c, std::uint64_t rid, const proto::ChangePassword& m);
+    // The session becomes `account`'s: named as registered, its seats in live games listed with
+    // fresh resume tokens (the seat follows the newest session). `token` is sent only when new.
+    void log_in(Client& c, std::uint64_t rid, const AccountRecord& account, const std::string& token,
+                std::int64_t expires_at_ms);
+    // A new login session for `account`: its token in clear (stored hashed) and expiry.
+    std::optional<std::pair<std::string, std::int64_t>> open_session(Client& c, const std::string& account);
+    // Runs `job` on the password workers, then `done` with the client if it is still connected;
+    // false (and TRY_LATER sent) if the workers are saturated or one of its jobs is running.
+    bool run_password_work(Client& c, std::uint64_t rid, std::function<void()> job,
+                           std::function<void(Client&)> done);
+    // How the guest `c` is shown: its Hello name, marked when accounts exist, never an account's.
+    std::string guest_name(const Client& c);
+    // Records the accounts of the players in `id`'s seats (before the start is journaled).
+    void mark_accounts(const RoomId& id);
+    std::string throttle_address(const Client& c) const { return "addr " + c.peer->address_group(); }
     DispatchConfig config_;
     Store& store_;
     DispatchLoop& loop_;
@@ -188,6 +228,13 @@ private:
     std::set<RoomId> private_rooms_;
     std::unordered_map<std::string, Group> groups_;  // by address group
     JoinCodeGuard join_guard_;
+    InlinePasswordWork inline_passwords_;
+    PasswordWork& passwords_;
+    LoginThrottle address_throttle_;
+    LoginThrottle account_throttle_;
+    RegistrationLimit registrations_;
+    // Completions of password work check this: the dispatcher may be gone when one is run.
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
 
 }  // namespace xq::server

@@ -30,6 +30,11 @@ public:
               std::uint64_t request_id);
     // A game ended with a result: its archive entry is committed as a record of the turn.
     void note_finished(ArchivedGame game);
+    // A seat's token was replaced: the new hash is committed before the new token is sent.
+    void note_seat_token(const Room& room, Color color) {
+        journal_.note_seat_token(room, color);
+        post();
+    }
 
     // Delivers at once when nothing is pending, else holds the frame until release(). `room`: the
     // frame shows that room's state, so it is dropped if the room's records fail; a reply to a

@@ -16,9 +16,10 @@ std::expected<std::unique_ptr<Room>, std::string> restore_room(const Recoverable
     RestoredGame game;
     game.start = *start;
     game.version = g.version;
-    game.seats[static_cast<std::size_t>(index_of(Color::Red))] = {r.red_name, r.red_token, 0, false, now + grace};
+    game.seats[static_cast<std::size_t>(index_of(Color::Red))] = {r.red_name, r.red_token, 0, false, now + grace,
+                                                                   r.red_account};
     game.seats[static_cast<std::size_t>(index_of(Color::Black))] = {r.black_name, r.black_token, 0, false,
-                                                                     now + grace};
+                                                                     now + grace, r.black_account};
     if (previous)
         for (Color c : {Color::Red, Color::Black}) {
             auto& seat = game.seats[static_cast<std::size_t>(index_of(c))];

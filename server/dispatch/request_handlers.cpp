@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "proto/types.h"
+#include "server/accounts/secret.h"
 #include "server/log/log.h"
 #include "server/dispatch/chat_text.h"
 #include "server/dispatch/dispatcher.h"
@@ -22,15 +23,6 @@ constexpr std::uint32_t kArchivePage = 50;
 constexpr std::uint32_t kMaxArchiveOffset = 200;
 // Per list in a GameList, so that one always fits in a frame (a summary is at most ~140 bytes).
 constexpr std::size_t kListedGames = 150;
-
-// A secret compared without an early exit, so that the time taken tells nothing of where a guess
-// first differs (only the length, which is fixed for the server's own keys).
-bool equal_in_constant_time(std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    unsigned char diff = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) diff |= static_cast<unsigned char>(a[i] ^ b[i]);
-    return diff == 0;
-}
 
 // Display names: trimmed, control characters dropped, cut to `max_bytes` (32) on a character boundary.
 std::string clean_name(std::string_view raw, std::uint64_t session, std::size_t max_bytes = kMaxNameBytes) {
@@ -84,6 +76,14 @@ void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
     if (const auto* hello = std::get_if<proto::Hello>(&body)) return on_hello(c, rid, *hello);
     if (const auto* ping = std::get_if<proto::Ping>(&body)) return send(c, {rid, proto::Pong{ping->nonce}});
     if (!c.greeted) return send(c, wire::error(rid, PE::HelloRequired, "send Hello first"));
+    if (const auto* r = std::get_if<proto::Register>(&body)) return on_register(c, rid, *r);
+    if (const auto* l = std::get_if<proto::Login>(&body)) return on_login(c, rid, *l);
+    if (std::holds_alternative<proto::Logout>(body)) return on_logout(c, rid);
+    if (const auto* p = std::get_if<proto::ChangePassword>(&body)) return on_change_password(c, rid, *p);
+    // --accounts required: nothing but logging in before a login (the server's own computers,
+    // which proved themselves with its key, excepted).
+    if (config_.accounts == proto::AccountsMode::Required && c.account.empty() && c.computer_level == 0)
+        return send(c, wire::error(rid, PE::AccountRequired, "this server requires an account: register or log in"));
     std::visit(
         [&](const auto& m) {
             using T = std::decay_t<decltype(m)>;
@@ -98,7 +98,9 @@ void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
             else if constexpr (std::is_same_v<T, proto::ListArchive>) on_list_archive(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::GetArchived>) on_get_archived(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::Mute>) on_mute(c, rid, m);
-            else if constexpr (std::is_same_v<T, proto::Hello> || std::is_same_v<T, proto::Ping>) {
+            else if constexpr (std::is_same_v<T, proto::Hello> || std::is_same_v<T, proto::Ping> ||
+                               std::is_same_v<T, proto::Register> || std::is_same_v<T, proto::Login> ||
+                               std::is_same_v<T, proto::Logout> || std::is_same_v<T, proto::ChangePassword>) {
             } else on_room_request(c, rid, body);
         },
         body);
@@ -123,17 +125,18 @@ void Dispatcher::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {
     if (m.computer_level != 0 &&
         (config_.computer_key.empty() || !equal_in_constant_time(m.computer_key, config_.computer_key)))
         return send(c, wire::error(rid, PE::BadToken, "only this server's own computer opponents may give a level"));
-    c.name = clean_name(m.player_name, c.peer->id());
+    c.hello_name = clean_name(m.player_name, c.peer->id());
     // The server's computers are named "bot level N" (bot/player.cpp) and clients show such a host
     // as the computer: a person may not take that name, so the name is marked as a person's.
     constexpr std::string_view kPerson = " (person)";
-    if (m.computer_level == 0 && looks_like_a_computer(c.name))
-        c.name = clean_name(m.player_name, c.peer->id(), kMaxNameBytes - kPerson.size()) + std::string(kPerson);
+    if (m.computer_level == 0 && looks_like_a_computer(c.hello_name))
+        c.hello_name = clean_name(m.player_name, c.peer->id(), kMaxNameBytes - kPerson.size()) + std::string(kPerson);
     c.computer_level = m.computer_level;
+    c.name = c.account.empty() ? guest_name(c) : c.name;
     c.greeted = true;
     char id[20];
     std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(c.peer->id()));
-    send(c, {rid, proto::Welcome{config_.name, proto::kProtocolVersion, id}});
+    send(c, {rid, proto::Welcome{config_.name, proto::kProtocolVersion, id, config_.accounts, c.name}});
 }
 
 void Dispatcher::on_list(Client& c, std::uint64_t rid) {
@@ -165,6 +168,7 @@ void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame
     if (!created) return send(c, wire::error(rid, created.error()));
     if (m.is_private) private_rooms_.insert(created->id);
     enter(c, created->id, Role::Player);
+    mark_accounts(created->id);
     send(c, {rid, proto::Seated{wire::game_id(created->id), wire::side(created->color),
                                 created->join_code.value_or(""), created->token}});
     broadcast(created->id, created->events);
@@ -181,6 +185,7 @@ void Dispatcher::on_join(Client& c, std::uint64_t rid, const proto::JoinGame& m)
         return send(c, wire::error(rid, seated.error(), m.game_id));
     }
     enter(c, *id, Role::Player);
+    mark_accounts(*id);
     send(c, {rid, proto::Seated{m.game_id, wire::side(seated->joined.color), "", seated->joined.token}});
     broadcast(*id, seated->joined.events);
 }
@@ -202,6 +207,7 @@ void Dispatcher::on_quick_match(Client& c, std::uint64_t rid, const proto::Quick
         enter(client->second, found.id, Role::Player);
         send(client->second, {who == c.peer->id() ? rid : 0, proto::Seated{game, wire::side(color), "", token}});
     }
+    mark_accounts(found.id);
     broadcast(found.id, found.events);
 }
 
@@ -320,7 +326,7 @@ void Dispatcher::on_resume(Client& c, std::uint64_t rid, const proto::Resume& m)
     std::optional<ParticipantId> previous;
     if (before)
         for (Color color : {Color::Red, Color::Black})
-            if (before->seat(color).taken && before->seat(color).token == m.token)
+            if (before->seat(color).taken && matches_hash(m.token, before->seat(color).token))
                 previous = before->seat(color).participant;
     auto joined = lobby_.resume(*id, m.token, c.peer->id());
     if (!joined) return send(c, wire::error(rid, joined.error(), m.game_id));
@@ -330,6 +336,8 @@ void Dispatcher::on_resume(Client& c, std::uint64_t rid, const proto::Resume& m)
     }
     enter(c, *id, Role::Player);
     const Room* room = lobby_.find(*id);
+    // The token just used is dead: its replacement is committed before the reply goes out.
+    outbox_.note_seat_token(*room, joined->color);
     const auto missed = room->events_since(m.last_version, Role::Player);
     // Too many missed events for one frame (a long chat while away): a snapshot instead.
     const auto too_large = [](const proto::ServerMessage& reply) {
@@ -352,6 +360,7 @@ void Dispatcher::on_resume(Client& c, std::uint64_t rid, const proto::Resume& m)
         if (too_large(reply)) reply = {rid, wire::snapshot(*room, now(), private_rooms_.contains(*id), joined->color)};
         send(c, reply, &*id);
     }
+    send(c, {0, proto::ResumeToken{m.game_id, joined->token}}, &*id);
     broadcast(*id, joined->events);
 }
 

@@ -31,6 +31,10 @@ public:
     bool note(const Room& room, const Events& events, const Lobby& lobby, ParticipantId asker, std::uint64_t request_id);
     // A game ended with a result (the lobby's archive hook).
     void note_finished(ArchivedGame game);
+    // A seat's resume token was replaced (resume, or an account's login): its new hash.
+    void note_seat_token(const Room& room, Color color) {
+        records_.push_back(JournalSeatToken{room.id(), color == Color::Red, room.seat(color).token});
+    }
     bool pending() const { return !records_.empty() || !endings_.empty(); }
     // Commits what is pending and forgets it.
     Outcome commit(Store& store);

@@ -251,6 +251,8 @@ ArchivedGame archived(const FinishedGame& g) {
     out.id = g.id;
     out.red_name = g.red;
     out.black_name = g.black;
+    out.red_account = g.red_account;
+    out.black_account = g.black_account;
     out.time_control = {duration_cast<std::chrono::seconds>(g.time_control.base).count(),
                         duration_cast<std::chrono::seconds>(g.time_control.increment).count(),
                         g.time_control.move_cap ? duration_cast<std::chrono::seconds>(*g.time_control.move_cap).count()

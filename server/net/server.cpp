@@ -44,10 +44,15 @@ Server::Server(asio::io_context& io, ServerConfig config)
       flag_timer_(io),
       sweep_timer_(io),
       count_timer_(io),
+      // Each finished hash comes back to the loop thread through asio::post.
+      passwords_(std::make_unique<PasswordPool>(config_.password_threads, config_.password_queue,
+                                                [&io](std::function<void()> done) { asio::post(io, std::move(done)); })),
       dispatcher_(DispatchConfig{config_.name, config_.spectator_count_interval, config_.grace, config_.first_move,
                                  config_.rate, config_.computer_key, config_.max_waiting_per_group,
-                                 config_.join_codes}, store_,
-                  *this, secure_random),
+                                 config_.join_codes, config_.accounts, config_.session_lifetime,
+                                 interactive_cost(), config_.address_backoff, config_.account_backoff,
+                                 config_.registrations_per_hour},
+                  store_, *this, secure_random, passwords_.get()),
       listener_(io, config_.listen, config_.connections, config_.session, *this, config_.tls) {
     // The loop's connection never checkpoints; a thread of the store does (store/checkpointer.h).
     if (auto c = Checkpointer::start(config_.db, std::chrono::milliseconds(200)); c && store_.hand_checkpoints_over())
@@ -63,7 +68,10 @@ Server::Server(asio::io_context& io, ServerConfig config)
     }
 }
 
-Server::~Server() { dispatcher_.release(); }
+Server::~Server() {
+    passwords_.reset();  // joins the workers; their posted completions check the dispatcher is alive
+    dispatcher_.release();
+}
 
 void Server::start() {
     listener_.start();

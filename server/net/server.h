@@ -15,6 +15,7 @@
 
 #include "proto/messages.h"
 #include "server/net/discovery.h"
+#include "server/accounts/password_pool.h"
 #include "server/dispatch/dispatcher.h"
 #include "server/net/listener.h"
 #include "server/rooms/lobby.h"
@@ -47,6 +48,16 @@ struct ServerConfig {
     JoinCodeLimits join_codes;
     // How often ended rooms and abandoned waiting games are looked for.
     std::chrono::milliseconds sweep_period{std::chrono::seconds(15)};
+    // Accounts (DispatchConfig has the meaning of each).
+    proto::AccountsMode accounts = proto::AccountsMode::Optional;
+    std::chrono::seconds session_lifetime{std::chrono::hours(24 * 30)};
+    BackoffRules address_backoff{.free_failures = 20};
+    BackoffRules account_backoff{.free_failures = 5};
+    std::size_t registrations_per_hour = 5;
+    // Argon2id's workers: 2 threads (each hash takes 64 MiB at once), at most this many waiting
+    // (about a second's work at 15 hashes/s a core: a longer queue only makes every login slow).
+    std::size_t password_threads = 2;
+    std::size_t password_queue = 16;
 };
 
 // The network side of the server: the listener and its sessions (which only move bytes), LAN
@@ -86,6 +97,8 @@ private:
     asio::steady_timer flag_timer_;
     asio::steady_timer sweep_timer_;
     asio::steady_timer count_timer_;
+    // Before the dispatcher, which it serves; stopped first in ~Server (its workers may be busy).
+    std::unique_ptr<PasswordPool> passwords_;
     Dispatcher dispatcher_;
     Listener listener_;
     std::optional<DiscoveryResponder> discovery_;

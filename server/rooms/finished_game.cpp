@@ -21,6 +21,8 @@ FinishedGame make_finished_game(const Room& room, WallTime started_at, WallTime 
     record.explanation = game.outcome().explanation;
     record.started_at = started_at;
     record.ended_at = ended_at;
+    record.red_account = room.seat(Color::Red).account;
+    record.black_account = room.seat(Color::Black).account;
 
     GameRecordTags tags;
     tags.event = "Online game " + room.id();
@@ -28,6 +30,8 @@ FinishedGame make_finished_game(const Room& room, WallTime started_at, WallTime 
     tags.date = std::chrono::floor<std::chrono::days>(started_at);
     tags.red = record.red;
     tags.black = record.black;
+    tags.red_account = record.red_account;
+    tags.black_account = record.black_account;
     tags.time_control = record.time_control.to_string();
     tags.result = record.result;
     tags.termination = std::string(to_string(record.reason));

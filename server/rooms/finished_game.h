@@ -26,6 +26,8 @@ struct FinishedGame {
     WallTime started_at;
     WallTime ended_at;
     bool is_private = false;  // kept out of the public archive (Store::list_archived)
+    std::string red_account = {};  // account keys; "" for guests
+    std::string black_account = {};
 };
 
 // Receives each finished game once. The server wires it to the SQLite store.

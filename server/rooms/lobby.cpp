@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "server/accounts/secret.h"
+
 namespace xq::server {
 namespace {
 
@@ -59,7 +61,8 @@ std::expected<Created, Error> Lobby::create(CreateGame request, TimePoint now) {
     if (request.color == ColorChoice::Random) color = (random_() & 1) ? Color::Black : Color::Red;
     std::optional<std::string> code;
     if (request.is_private) code = random_text(kCodeLetters, kJoinCodeLength);
-    Room& room = add_room(request.time_control, code);
+    // The lobby keeps only the code's hash; the creator is told the code once (Created).
+    Room& room = add_room(request.time_control, code ? std::optional<std::string>(secret_hash(*code)) : std::nullopt);
     auto joined = room.join(color, std::move(request.name), request.who, now);
     return Created{room.id(), joined->color, joined->token, code, std::move(joined->events)};
 }
@@ -71,7 +74,7 @@ std::expected<Seated, Error> Lobby::join(const RoomId& id, std::string name, Par
     const auto it = rooms_.find(id);
     if (it == rooms_.end()) return fail(ErrorCode::NoSuchGame, "no game " + id);
     const Entry& entry = it->second;
-    if (entry.join_code && *entry.join_code != join_code)
+    if (entry.join_code && !matches_hash(join_code, *entry.join_code))
         return fail(ErrorCode::WrongJoinCode, "that is not the join code of game " + id);
     Room& room = *entry.room;
     const Color free = room.seat(Color::Red).taken ? Color::Black : Color::Red;
@@ -99,11 +102,11 @@ std::expected<std::optional<Match>, Error> Lobby::quick_match(std::string name, 
     auto first = room.join(waiter_red ? Color::Red : Color::Black, std::move(other.name), other.who, now);
     auto second = room.join(waiter_red ? Color::Black : Color::Red, std::move(name), who, now);
     Match match{room.id(), 0, 0, "", "", std::move(first->events)};
+    match.red_token = waiter_red ? first->token : second->token;
+    match.black_token = waiter_red ? second->token : first->token;
     for (auto& e : second->events) match.events.push_back(std::move(e));
     match.red = waiter_red ? other.who : who;
     match.black = waiter_red ? who : other.who;
-    match.red_token = room.seat(Color::Red).token;
-    match.black_token = room.seat(Color::Black).token;
     return std::optional<Match>{std::move(match)};
 }
 
@@ -149,7 +152,7 @@ Reply Lobby::watch(const RoomId& id, ParticipantId who, std::string_view join_co
     // A player asking to watch its own game just wants a Snapshot (to resynchronise); the joiner
     // of a private game was never told its code.
     if (it->second.room->seat_of(who)) return Events{};
-    if (it->second.join_code && *it->second.join_code != join_code)
+    if (it->second.join_code && !matches_hash(join_code, *it->second.join_code))
         return fail(ErrorCode::WrongJoinCode, "game " + id + " is private: it needs its join code");
     return it->second.room->add_spectator(who);
 }

@@ -128,15 +128,16 @@ public:
     std::vector<RoomId> remove_ended_before(TimePoint cutoff);
 
     // Takes in a room rebuilt from the journal (recovery.cpp), replacing one of the same id. A
-    // room that comes back already finished is handed to the archive at once.
-    void adopt(std::unique_ptr<Room> room, std::optional<std::string> join_code, TimePoint now);
-    // A private room's join code (what the journal keeps of it); nullopt for a public room.
+    // room that comes back already finished is handed to the archive at once. `join_code_hash`:
+    // the hash the journal keeps.
+    void adopt(std::unique_ptr<Room> room, std::optional<std::string> join_code_hash, TimePoint now);
+    // The hash of a private room's join code (what the journal keeps); nullopt for a public room.
     std::optional<std::string> join_code(const RoomId& id) const;
 
 private:
     struct Entry {
         std::unique_ptr<Room> room;
-        std::optional<std::string> join_code;
+        std::optional<std::string> join_code;  // its hash (server/accounts/secret.h)
     };
     struct Waiter {
         std::string name;

@@ -8,20 +8,9 @@
 
 #include "common/fen.h"
 #include "common/iccs.h"
+#include "server/accounts/secret.h"
 
 namespace xq::server {
-namespace {
-
-// Compares every byte whatever the first mismatch, so response time does not leak a token prefix.
-bool same_token(std::string_view a, std::string_view b) {
-    if (a.size() != b.size() || a.empty()) return false;
-    unsigned diff = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        diff |= static_cast<unsigned>(static_cast<unsigned char>(a[i]) ^ static_cast<unsigned char>(b[i]));
-    return diff == 0;
-}
-
-}  // namespace
 
 std::string_view code_name(ErrorCode code) {
     switch (code) {
@@ -145,6 +134,12 @@ void Room::forget_ack(std::uint64_t version) {
     if (auto it = std::ranges::find(old_acks_, version, &Event::version); it != old_acks_.end()) old_acks_.erase(it);
 }
 
+std::string Room::reissue_token(Color c) {
+    std::string token = new_token();
+    seat_mut(c).token = secret_hash(token);
+    return token;
+}
+
 std::string Room::new_token() {
     char buf[33];
     std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(random_()),
@@ -168,10 +163,11 @@ std::expected<Joined, Error> Room::join(Color color, std::string name, Participa
         emit(out, SpectatorCount{spectators_.size()});
     }
     Seat& s = seat_mut(color);
-    s = Seat{true, std::move(name), who, new_token(), true};
+    std::string token = new_token();
+    s = Seat{true, std::move(name), who, secret_hash(token), true};
     emit(out, PlayerJoined{color, s.name});
     if (seat(~color).taken) start(out, now);
-    return Joined{color, s.token, std::move(out)};
+    return Joined{color, std::move(token), std::move(out)};
 }
 
 // Both seats are taken: the game starts now, its clocks with the second move.
@@ -213,7 +209,7 @@ ClockReading Room::reading(TimePoint now) const {
 std::expected<Joined, Error> Room::resume(std::string_view token, ParticipantId who) {
     for (Color c : {Color::Red, Color::Black}) {
         Seat& s = seat_mut(c);
-        if (!s.taken || !same_token(s.token, token)) continue;
+        if (!s.taken || !matches_hash(token, s.token)) continue;
         if (auto other = seat_of(who); other && *other != c)
             return std::unexpected(Error{ErrorCode::AlreadySeated, "you already hold the other seat"});
         Events out;
@@ -227,7 +223,7 @@ std::expected<Joined, Error> Room::resume(std::string_view token, ParticipantId 
             s.away_until.reset();
             emit(out, PlayerConnection{c, true, std::nullopt});
         }
-        return Joined{c, s.token, std::move(out)};
+        return Joined{c, reissue_token(c), std::move(out)};
     }
     return std::unexpected(Error{ErrorCode::BadToken, "that token holds no seat in this game"});
 }

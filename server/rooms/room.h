@@ -44,10 +44,13 @@ struct Seat {
     bool taken = false;
     std::string name;
     ParticipantId participant = 0;
-    std::string token;  // 128 random bits in hex; a reconnecting player proves its seat with it
+    // The hash (server/accounts/secret.h) of the seat's resume token: 128 random bits in hex, given
+    // to the player once; a reconnecting player proves its seat with it. Replaced on each resume.
+    std::string token;
     bool connected = false;
     std::optional<TimePoint> away_until{};  // disconnected: when its grace period ends
     Millis away_grace{};                    // the grace period it was given
+    std::string account{};                  // the player's account key; "" for a guest
 };
 
 struct SeatView {
@@ -78,7 +81,7 @@ struct Snapshot {
 // A seat granted by join() or resume().
 struct Joined {
     Color color;
-    std::string token;
+    std::string token;  // the seat's new resume token, in clear (the seat keeps only its hash)
     Events events;
 };
 
@@ -129,8 +132,15 @@ public:
 
     // Seats. Taking the second seat starts the game (GameStarted follows PlayerJoined).
     std::expected<Joined, Error> join(Color color, std::string name, ParticipantId who, TimePoint now);
-    // A player reconnects on a new participant id with its seat's token.
+    // A player reconnects on a new participant id with its seat's token. The token is replaced:
+    // the Joined carries the new one, and the one just used no longer works (a token captured
+    // earlier is useless once its owner has come back).
     std::expected<Joined, Error> resume(std::string_view token, ParticipantId who);
+    // A new resume token for `c`'s seat (the old one dies): for an account's player logging in
+    // anew, who holds the seat by its account instead of by a token. Returns it in clear.
+    std::string reissue_token(Color c);
+    // The account that holds `c`'s seat ("" for a guest); set by the dispatcher as it seats one.
+    void set_account(Color c, std::string account) { seat_mut(c).account = std::move(account); }
     // A player's connection dropped (it has `grace` to resume) or came back.
     Reply set_connected(ParticipantId who, bool connected, TimePoint now, Millis grace = Millis{60000});
     // For callers with no clock at hand (the fuzz driver): the grace period counts from now.

@@ -19,6 +19,7 @@ std::expected<std::unique_ptr<Room>, std::string> Room::restore(RoomId id, TimeC
         s.taken = true;
         s.name = from.name;
         s.token = from.token;
+        s.account = from.account;
         s.participant = from.participant;
         s.connected = from.connected;
         s.away_until = from.connected ? std::nullopt : from.away_until;

@@ -15,10 +15,11 @@ namespace xq::server {
 
 struct RestoredSeat {
     std::string name;
-    std::string token;
+    std::string token;  // its hash
     ParticipantId participant = 0;  // 0: nobody connected yet (after a crash)
     bool connected = false;
     std::optional<TimePoint> away_until;  // not connected: when its grace period ends
+    std::string account = {};             // the account key; "" for a guest
 };
 
 struct RestoredMove {

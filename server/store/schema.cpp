@@ -5,7 +5,9 @@
 
 #include <array>
 #include <string_view>
+#include <vector>
 
+#include "server/accounts/secret.h"
 #include "server/store/store.h"
 
 namespace xq::server {
@@ -14,7 +16,7 @@ using sql::in_context;
 
 namespace {
 
-// Version 4 as a new file gets it. `games` holds live and archived games, told apart by status;
+// Version 5 as a new file gets it. `games` holds live and archived games, told apart by status;
 // `journal` is the move journal of live games, an append-only log (see version 3 below). STRICT
 // makes SQLite check column types; the CHECKs keep an archived row complete. One step, not the
 // migrations from version 1: their ALTERs, copy and drops each make SQLite reparse the whole
@@ -44,6 +46,8 @@ CREATE TABLE games (
     pgn               TEXT,
     version           INTEGER NOT NULL DEFAULT 0,
     join_code         TEXT,
+    red_account       TEXT,
+    black_account     TEXT,
     CHECK ((status = 'live') = (result IS NULL)),
     CHECK (status = 'live' OR (started_at IS NOT NULL AND ended_at IS NOT NULL AND reason IS NOT NULL
                                AND explanation IS NOT NULL AND moves IS NOT NULL
@@ -66,6 +70,21 @@ CREATE TABLE journal (
     at       INTEGER NOT NULL,
     version  INTEGER NOT NULL
 ) STRICT;
+
+CREATE TABLE accounts (
+    key           TEXT PRIMARY KEY NOT NULL,
+    name          TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    created_at    INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY NOT NULL,
+    account    TEXT NOT NULL REFERENCES accounts (key),
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX sessions_by_account ON sessions (account);
 )sql";
 
 // The migrations of files made by earlier releases. Version 1 was `games` without its last two
@@ -119,7 +138,62 @@ CREATE INDEX games_by_red ON games (red_name COLLATE NOCASE, status, ended_at DE
 CREATE INDEX games_by_black ON games (black_name COLLATE NOCASE, status, ended_at DESC, id DESC);
 )sql";
 
-constexpr std::array<std::string_view, Store::kSchemaVersion - 1> kMigrations = {kSchemaV2, kSchemaV3, kSchemaV4};
+// Version 5: accounts. `accounts` is keyed by the canonical name (server/accounts/names.h) and
+// keeps the name as registered and its Argon2id hash; `sessions` holds each login's token only as
+// its BLAKE2b hash, with an expiry; each game records the account of each side (NULL: a guest).
+// Seat tokens and join codes of live games are kept hashed from now on: the clear values of
+// older files are hashed in place by hash_live_secrets() right after this step.
+constexpr std::string_view kSchemaV5 = R"sql(
+ALTER TABLE games ADD COLUMN red_account TEXT;
+ALTER TABLE games ADD COLUMN black_account TEXT;
+
+CREATE TABLE accounts (
+    key           TEXT PRIMARY KEY NOT NULL,
+    name          TEXT NOT NULL,
+    password_hash TEXT NOT NULL,
+    created_at    INTEGER NOT NULL
+) STRICT;
+
+CREATE TABLE sessions (
+    token_hash TEXT PRIMARY KEY NOT NULL,
+    account    TEXT NOT NULL REFERENCES accounts (key),
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX sessions_by_account ON sessions (account);
+)sql";
+
+constexpr std::array<std::string_view, Store::kSchemaVersion - 1> kMigrations = {kSchemaV2, kSchemaV3, kSchemaV4,
+                                                                                kSchemaV5};
+
+// The version 5 step's second half: the clear seat tokens and join codes of live games, hashed.
+StoreResult<void> hash_live_secrets(sql::Database& db) {
+    struct Row {
+        std::string id, red, black, code;
+    };
+    std::vector<Row> rows;
+    {
+        auto q = db.query("SELECT id, red_token, black_token, join_code FROM games WHERE status = 'live'");
+        if (!q) return std::unexpected(std::move(q.error()));
+        for (;;) {
+            auto row = q->next();
+            if (!row) return std::unexpected(std::move(row.error()));
+            if (!*row) break;
+            rows.push_back({q->text(0), q->text(1), q->text(2), q->text(3)});
+        }
+    }
+    for (const Row& r : rows) {
+        const std::string red = secret_hash(r.red), black = secret_hash(r.black), code = secret_hash(r.code);
+        // sql::Value views its text: the hashes above outlive the statement.
+        const auto value = [](const std::string& clear, const std::string& hash) {
+            return clear.empty() ? sql::Value(nullptr) : sql::Value(std::string_view(hash));
+        };
+        auto done = db.run("UPDATE games SET red_token = ?, black_token = ?, join_code = ? WHERE id = ?",
+                           {value(r.red, red), value(r.black, black), value(r.code, code), r.id});
+        if (!done) return done;
+    }
+    return {};
+}
 
 StoreResult<int> read_user_version(sql::Database& db) {
     auto q = db.query("PRAGMA user_version");
@@ -175,6 +249,9 @@ StoreResult<void> Store::migrate() {
         if (!step) {
             return std::unexpected(in_context(std::move(step.error()), "migrate schema to version " + std::to_string(v + 1)));
         }
+        if (v + 1 == 5)
+            if (auto hashed = hash_live_secrets(db_); !hashed)
+                return std::unexpected(in_context(std::move(hashed.error()), "hash the secrets of live games"));
     }
     // PRAGMA takes no bound parameters; the value is our own constant.
     auto stamped = db_.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));

@@ -2,6 +2,8 @@
 
 #include "server/store/store.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -125,7 +127,26 @@ std::string directory_problem(const std::filesystem::path& path) {
 
 }  // namespace
 
+namespace {
+
+// The file holds password hashes and session-token hashes: only its owner may read it. SQLite
+// gives its -wal and -shm files the database file's mode, so creating that one 0600 (and
+// tightening a file an older version left readable) covers all three. Failures are left to
+// SQLite's own open to report.
+void make_private(const std::filesystem::path& path) {
+    const std::string p = path.string();
+    if (p.empty() || p == ":memory:" || p.starts_with("file:")) return;
+    const int fd = ::open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0) return;
+    ::fchmod(fd, 0600);
+    ::close(fd);
+    for (const char* suffix : {"-wal", "-shm"}) ::chmod((p + suffix).c_str(), 0600);
+}
+
+}  // namespace
+
 StoreResult<Store> Store::open(const std::filesystem::path& path, StoreOptions options) {
+    make_private(path);
     auto db = sql::Database::open(path.string());
     if (!db) {
         StoreError error = std::move(db.error());
@@ -179,8 +200,9 @@ StoreResult<void> Store::clear() {
     }
     auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
     if (!tx) return std::unexpected(in_context(std::move(tx.error()), "clear the store"));
-    for (const std::string& table : tables)
-        if (auto done = db_.run("DELETE FROM \"" + table + "\""); !done)
+    // Newest first: a table that refers to an older one (sessions to accounts) empties before it.
+    for (auto table = tables.rbegin(); table != tables.rend(); ++table)
+        if (auto done = db_.run("DELETE FROM \"" + *table + "\""); !done)
             return std::unexpected(in_context(std::move(done.error()), "clear the store"));
     if (auto committed = tx->commit(); !committed)
         return std::unexpected(in_context(std::move(committed.error()), "clear the store"));
@@ -240,11 +262,13 @@ StoreResult<void> Store::archive_game(const ArchivedGame& g) {
     auto done = db_.run(
         "INSERT INTO games (id, status, red_name, black_name, base_seconds, increment_seconds, "
         "move_cap_seconds, start_fen, created_at, started_at, ended_at, result, reason, explanation, moves, "
-        "ply_count, pgn, join_code) VALUES (?, 'archived', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "ply_count, pgn, join_code, red_account, black_account) "
+        "VALUES (?, 'archived', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         {g.id, g.red_name, g.black_name, g.time_control.base_seconds, g.time_control.increment_seconds,
          g.time_control.move_cap_seconds, g.start_fen, g.started_at_ms, g.started_at_ms, g.ended_at_ms,
          to_string(g.result), to_string(g.reason), g.explanation, g.moves, std::int64_t{*plies}, g.pgn,
-         g.is_private ? sql::Value(std::string_view("")) : sql::Value(nullptr)});
+         g.is_private ? sql::Value(std::string_view("")) : sql::Value(nullptr), detail::null_if_empty(g.red_account),
+         detail::null_if_empty(g.black_account)});
     if (!done) return std::unexpected(in_context(std::move(done.error()), context));
     return {};
 }
@@ -339,7 +363,8 @@ StoreResult<ArchivePage> Store::list_archived(std::int64_t offset, std::int64_t 
 StoreResult<ArchivedGame> Store::fetch_archived(std::string_view id) {
     auto q = db_.query(
         "SELECT id, red_name, black_name, base_seconds, increment_seconds, move_cap_seconds, start_fen, moves, "
-        "result, reason, explanation, pgn, started_at, ended_at, join_code IS NOT NULL FROM games "
+        "result, reason, explanation, pgn, started_at, ended_at, join_code IS NOT NULL, red_account, black_account "
+        "FROM games "
         "WHERE id = ? AND status = 'archived'",
         {id});
     if (!q) return std::unexpected(in_context(std::move(q.error()), "fetch game"));
@@ -365,6 +390,8 @@ StoreResult<ArchivedGame> Store::fetch_archived(std::string_view id) {
     g.started_at_ms = q->int64(12);
     g.ended_at_ms = q->int64(13);
     g.is_private = q->int64(14) != 0;
+    g.red_account = q->text(15);
+    g.black_account = q->text(16);
     return g;
 }
 

@@ -53,6 +53,8 @@ struct ArchivedGame {
     std::int64_t ended_at_ms = 0;
     // A private game: never listed (list_archived), and its join code is not kept.
     bool is_private = false;
+    std::string red_account = {};  // the account's key (server/accounts/names.h); "" for a guest
+    std::string black_account = {};
     friend bool operator==(const ArchivedGame&, const ArchivedGame&) = default;
 };
 
@@ -85,16 +87,19 @@ struct ArchivePage {
 };
 
 // What the server knows of a game when it starts. The resume tokens let a player who lost the
-// connection take the seat back; they are erased when the game finishes.
+// connection take the seat back; they are kept only as hashes (server/accounts/secret.h) and
+// erased when the game finishes.
 struct LiveGameRecord {
     std::string id;
     std::string red_name;
     std::string black_name;
-    std::string red_token;
+    std::string red_token;  // hashes
     std::string black_token;
     TimeControlRecord time_control;
     std::string start_fen;
     std::int64_t created_at_ms = 0;
+    std::string red_account = {};  // account keys; "" for guests
+    std::string black_account = {};
     friend bool operator==(const LiveGameRecord&, const LiveGameRecord&) = default;
 };
 
@@ -122,7 +127,7 @@ struct LiveGame {
 // the numbering its clients know.
 struct JournalStart {  // the game started: seats, tokens, time control
     LiveGameRecord game;
-    std::string join_code;  // "" for a public game
+    std::string join_code;  // its hash; "" for a public game
     std::uint64_t version = 0;
 };
 struct JournalAppend {  // one accepted move
@@ -140,13 +145,28 @@ struct JournalAbort {  // the game was aborted: no archive entry, the live row g
 struct JournalFinish {  // the game ended: the live row becomes this archive entry
     ArchivedGame game;
 };
-using JournalRecord = std::variant<JournalStart, JournalAppend, JournalTakeback, JournalAbort, JournalFinish>;
+struct JournalSeatToken {  // a seat's resume token was replaced (rotated on each Resume)
+    std::string game_id;
+    bool red = true;
+    std::string token;  // the new token's hash
+};
+using JournalRecord =
+    std::variant<JournalStart, JournalAppend, JournalTakeback, JournalAbort, JournalFinish, JournalSeatToken>;
 std::string_view journal_game_id(const JournalRecord& record);
 
 // A record commit_journal refused (rolled back alone; the others of the batch stand).
 struct JournalFailure {
     std::size_t index;
     StoreError error;
+};
+
+// An account as stored: the key is its canonical name, `name` the name as registered.
+struct AccountRecord {
+    std::string key;
+    std::string name;
+    std::string password_hash;  // Argon2id, libsodium's string form
+    std::int64_t created_at_ms = 0;
+    friend bool operator==(const AccountRecord&, const AccountRecord&) = default;
 };
 
 // A live game with what crash recovery needs beyond LiveGame: its join code, the version of its
@@ -173,7 +193,7 @@ StoreResult<std::filesystem::path> db_path_from(std::optional<std::string_view> 
 
 class Store {
 public:
-    static constexpr int kSchemaVersion = 4;
+    static constexpr int kSchemaVersion = 5;
 
     // Opens or creates the file, sets the connection up and brings the schema to kSchemaVersion.
     // The directory must exist. A file that is not a store gives corrupt or open_failed.
@@ -206,6 +226,20 @@ public:
     // hand-edited file) is left out and described in `damaged`; the file keeps it as it is
     // (turn_commit.cpp).
     StoreResult<std::vector<RecoverableGame>> load_recoverable_games(std::vector<StoreError>* damaged = nullptr);
+
+    // Accounts and login sessions (store_accounts.cpp), each call its own transaction. A second
+    // account with the same key is a Constraint error. Sessions are looked up by their token's
+    // hash; an expired one is not found (and is deleted).
+    StoreResult<void> create_account(const AccountRecord& account);
+    StoreResult<std::optional<AccountRecord>> find_account(std::string_view key);
+    StoreResult<void> set_password_hash(std::string_view key, std::string_view password_hash);
+    StoreResult<void> add_session(std::string_view token_hash, std::string_view account, std::int64_t created_at_ms,
+                                  std::int64_t expires_at_ms);
+    StoreResult<std::optional<std::string>> session_account(std::string_view token_hash, std::int64_t now_ms);
+    StoreResult<void> delete_session(std::string_view token_hash);
+    // Every session of `account` but the one with `keep_hash` (none when empty).
+    StoreResult<void> delete_other_sessions(std::string_view account, std::string_view keep_hash);
+    std::int64_t count_accounts();
 
     // Rows of finished and aborted games stay in the journal until compaction: once the journal
     // holds more than twice the live games' rows (plus a chunk), its oldest chunk goes, the rows

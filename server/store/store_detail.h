@@ -22,4 +22,7 @@ StoreResult<int> count_iccs_moves(std::string_view moves);
 
 StoreError invalid(std::string message);
 
+// NULL for "" (a guest's account column), else the text.
+inline sql::Value null_if_empty(std::string_view text) { return text.empty() ? sql::Value(nullptr) : sql::Value(text); }
+
 }  // namespace xq::server::detail

@@ -27,7 +27,7 @@ std::string_view journal_game_id(const JournalRecord& record) {
             if constexpr (std::is_same_v<T, JournalStart>) return r.game.id;
             else if constexpr (std::is_same_v<T, JournalAppend>) return r.move.game_id;
             else if constexpr (std::is_same_v<T, JournalFinish>) return r.game.id;
-            else return r.game_id;
+            else return r.game_id;  // takeback, abort, seat token
         },
         record);
 }
@@ -65,6 +65,14 @@ StoreResult<void> Store::apply(const JournalRecord& record) {
         JournalMove row{takeback->game_id, takeback->plies_left, "", 0, 0, 0, unix_ms()};
         return insert_journal_row(row, takeback->plies_left, takeback->version, **live);
     }
+    if (const auto* rotated = std::get_if<JournalSeatToken>(&record)) {
+        auto done = db_.run(rotated->red ? "UPDATE games SET red_token = ? WHERE id = ? AND status = 'live'"
+                                         : "UPDATE games SET black_token = ? WHERE id = ? AND status = 'live'",
+                            {rotated->token, rotated->game_id});
+        if (!done) return done;
+        // A waiting game has no live row yet: its tokens reach the file with its start.
+        return {};
+    }
     // An abort or a finish ends the game's journal: its rows stay until compaction drops them.
     auto forget = [this](std::string_view id) {
         if (const auto it = live_.find(id); it != live_.end()) {
@@ -85,10 +93,11 @@ StoreResult<void> Store::apply(const JournalRecord& record) {
     auto done = db_.run(
         "UPDATE games SET status = 'archived', red_token = NULL, black_token = NULL, started_at = ?, "
         "ended_at = ?, result = ?, reason = ?, explanation = ?, moves = ?, ply_count = ?, pgn = ?, "
-        "join_code = CASE WHEN ? OR join_code IS NOT NULL THEN '' END "
+        "join_code = CASE WHEN ? OR join_code IS NOT NULL THEN '' END, red_account = ?, black_account = ? "
         "WHERE id = ? AND status = 'live'",
         {g.started_at_ms, g.ended_at_ms, to_string(g.result), to_string(g.reason), g.explanation, g.moves,
-         std::int64_t{*plies}, g.pgn, std::int64_t{g.is_private}, g.id});
+         std::int64_t{*plies}, g.pgn, std::int64_t{g.is_private}, detail::null_if_empty(g.red_account),
+         detail::null_if_empty(g.black_account), g.id});
     if (!done) return done;
     if (db_.changes() > 0) {
         forget(g.id);

@@ -137,6 +137,7 @@ public:
         server::ServerConfig config;
         config.listen = tcp::endpoint(asio::ip::make_address("127.0.0.1"), port);
         config.db = db;
+        config.accounts = proto::AccountsMode::Off;  // names as typed
         config.name = "test server";
         config.discovery = 0;  // an ephemeral UDP port
         if (tls_) {

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <unistd.h>
 
 #include <algorithm>
@@ -54,10 +56,12 @@ std::filesystem::path fresh_dir() {
 // The real server in-process on its own io thread (as in client_net_test.cpp).
 class InProcessServer {
 public:
-    explicit InProcessServer(const std::filesystem::path& db) {
+    explicit InProcessServer(const std::filesystem::path& db,
+                             proto::AccountsMode accounts = proto::AccountsMode::Off /* names as typed */) {
         server::ServerConfig config;
         config.listen = stcp::endpoint(sasio::ip::make_address("127.0.0.1"), 0);
         config.db = db;
+        config.accounts = accounts;
         config.name = "online test server";
         config.discovery = std::nullopt;
         // Spectator counts at once, so a count never lags behind what a test waits for.
@@ -950,6 +954,78 @@ TEST_F(ClientOnline, SeatOfAnotherRunningClientIsOfferedNotTaken) {
     ASSERT_TRUE(ann.online.held_seat());
     EXPECT_EQ(ann.online.held_seat()->game_id, 42u);
     EXPECT_TRUE(ann.notices.empty());
+}
+
+// Accounts from the client's side, against a server with accounts optional: a registration's
+// session token is kept in a 0600 file per server and logs the next run in by itself; the lobby
+// line says who is logged in; logout forgets the token; a token the server no longer takes is
+// forgotten with a notice; a second machine's login goes back into the account's game.
+class ClientAccounts : public ClientOnline {
+protected:
+    void SetUp() override {
+        dir_ = fresh_dir();
+        server_ = std::make_unique<InProcessServer>(dir_ / "games.db", proto::AccountsMode::Optional);
+    }
+};
+
+TEST_F(ClientAccounts, ATokenSavedAtRegistrationLogsTheNextRunIn) {
+    const auto config = dir_ / "config";
+    Person& first = connect("ann", nullptr, config);
+    EXPECT_EQ(first.online.account_line(), "Playing as a guest: ann (guest)");
+    first.online.register_account("Ann", "correct horse");
+    ASSERT_TRUE(eventually([&] { return first.online.account() == "Ann"; })) << testing::PrintToString(first.notices);
+    EXPECT_EQ(first.online.account_line(), "Logged in as Ann");
+    const std::string key = to_string(server_->endpoint());
+    const auto token = first.store->session_token(key);
+    ASSERT_TRUE(token);
+    EXPECT_EQ(token->size(), 64u);
+    struct stat st {};
+    ASSERT_EQ(::stat(first.store->session_file(key).c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0600u);
+    ASSERT_EQ(::stat(first.store->session_file(key).parent_path().c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 0777, 0700u);
+    crash(first);
+
+    // The next run, same config folder: logged in by the saved token, no password typed.
+    Person& again = connect("whatever", nullptr, config);
+    ASSERT_TRUE(eventually([&] { return again.online.account() == "Ann"; }));
+    // Logging out revokes the token on the server and forgets it here.
+    again.online.log_out();
+    ASSERT_TRUE(eventually([&] { return again.online.account().empty(); }));
+    EXPECT_FALSE(again.store->session_token(key));
+    EXPECT_EQ(again.online.account_line(), "Playing as a guest: whatever (guest)");
+}
+
+TEST_F(ClientAccounts, ARevokedTokenIsForgottenWithANotice) {
+    const auto config = dir_ / "config";
+    const std::string key = to_string(server_->endpoint());
+    ProfileStore(config).save_session_token(key, std::string(64, 'a'));  // nobody's token
+    Person& p = connect("ann", nullptr, config);
+    ASSERT_TRUE(eventually([&] { return p.noticed("expired"); }));
+    EXPECT_FALSE(p.store->session_token(key));
+    EXPECT_TRUE(p.online.account().empty());
+    p.online.log_in("nobody", "wrong password");
+    ASSERT_TRUE(eventually([&] { return p.noticed("wrong name or password"); }));
+}
+
+TEST_F(ClientAccounts, LoggingInOnAnotherMachineGoesBackIntoTheAccountsGame) {
+    Person& ann = connect("ann", nullptr, dir_ / "machine1");
+    ann.online.register_account("ann", "correct horse");
+    ASSERT_TRUE(eventually([&] { return ann.online.account() == "ann"; }));
+    Person& bob = connect("bob");
+    const auto id = start_game(ann, bob);
+    play(ann, "h2e2", {&ann, &bob});
+
+    // Another machine: its own config folder, nothing saved; a password login.
+    auto& other = *people_.emplace_back(std::make_unique<Person>("ann", dir_ / "machine2"));
+    other.online.log_in("ann", "correct horse");  // asked before the link is up: sent once it is
+    other.online.connect(server_->endpoint(), "ann");
+    ASSERT_TRUE(eventually([&] { return other.online.game_id() == id && other.game.ply_count() == 1; }));
+    EXPECT_EQ(other.online.account(), "ann");
+    EXPECT_EQ(other.online.screen(), Screen::Game);
+    EXPECT_EQ(other.game.role(), Role::Red);
+    play(bob, "h9g7", {&other, &bob});
+    play(other, "h0g2", {&other, &bob});
 }
 
 }  // namespace

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "${1:?usage: check_layers.sh PROJECT_ROOT}"
 
-dispatch="server/dispatch server/rooms server/store server/log proto common"
+dispatch="server/dispatch server/accounts server/rooms server/store server/log proto common"
 declare -A allowed=(
   [common]="common"
   [proto]="proto common"
@@ -16,8 +16,9 @@ declare -A allowed=(
   [text]="text"
   [tls]="tls"
   [tools]="tools text common"
-  [server/rooms]="server/rooms common"
-  [server/store]="server/store common"
+  [server/accounts]="server/accounts"
+  [server/rooms]="server/rooms server/accounts common"
+  [server/store]="server/store server/accounts common"
   [server/log]="server/log"
   [server/dispatch]="$dispatch"
   [server/net]="server/net tls $dispatch"

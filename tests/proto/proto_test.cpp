@@ -89,12 +89,23 @@ std::vector<ClientBody> all_client_bodies() {
         GetArchived{12},
         Mute{7, ChatChannel::Players, true},
         Mute{7, ChatChannel::Spectators, false},
+        Register{"Ann_1", "correct horse"},
+        Login{"ann_1", "correct horse", ""},
+        Login{"", "", std::string(64, 'a')},
+        Logout{},
+        ChangePassword{"old password", "new password"},
     };
 }
 
 std::vector<ServerBody> all_server_bodies() {
     std::vector<ServerBody> bodies = {
         Welcome{"Club", 1, "s-0001"},
+        Welcome{"Club", 1, "s-0002", AccountsMode::Required, "ann (guest)"},
+        Welcome{"LAN", 1, "s-0003", AccountsMode::Off, "ann"},
+        Error{ErrorCode::TryLater, "too many failed logins", 0, "", "", 4000},
+        LoggedIn{"Ann_1", false, std::string(64, 'f'), 1'800'000'000'000, {Seated{7, Side::Black, "", "tok"}}},
+        LoggedIn{"ann (guest)", true, "", 0, {}},
+        ResumeToken{7, "0123abcd"},
         Pong{17},
         Error{ErrorCode::BannedByRepetition, "a2a3 is banned", 7, "perpetual_chase",
               "Red may not play a2a3: it would chase the horse a third time."},

@@ -28,6 +28,8 @@ protected:
         config.listen = server::tcp::endpoint(server::asio::ip::make_address("127.0.0.1"), 0);
         config.db = dir_ / "test.db";
         config.name = "test server";
+        // The game tests see names as typed (a LAN server's); the accounts tests turn accounts on.
+        config.accounts = proto::AccountsMode::Off;
         if (std::getenv("XQ_TEST_DEBUG")) server::set_log_level(server::LogLevel::Debug);
         configure(config);
         server_ = std::make_unique<server::Server>(io_, config);

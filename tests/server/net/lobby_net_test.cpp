@@ -129,9 +129,12 @@ TEST_F(LobbyNetTest, AResumeThatMissedMoreThanAFrameGetsASnapshot) {
     const auto snapshot = as<Snapshot>(reply);
     EXPECT_EQ(snapshot.moves, std::vector<std::string>{"h2e2"});
     EXPECT_EQ(snapshot.your_side, Side::Black);
+    // The token just used is replaced (ResumeToken follows the reply).
+    const auto rotated = back->wait_for<ResumeToken>();
+    ASSERT_TRUE(rotated);
     // A resume that missed little still gets just the events.
     auto again = client("black");
-    const auto resumed = as<Resumed>(again->call(Resume{created.game_id, joined.resume_token, snapshot.version}));
+    const auto resumed = as<Resumed>(again->call(Resume{created.game_id, rotated->resume_token, snapshot.version}));
     EXPECT_TRUE(resumed.events.empty());
 }
 

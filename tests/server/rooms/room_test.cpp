@@ -85,6 +85,24 @@ TEST(Room, WaitsForBothSeatsThenAwaitsRedsFirstMove) {
     EXPECT_EQ(room.join(Color::Red, "carol", 3, t0).error().code, ErrorCode::AlreadyStarted);
 }
 
+// The room keeps only a hash of each seat's token, and each resume replaces the token: the one
+// just used (or captured by anyone on the way) holds nothing afterwards.
+TEST(Room, SeatTokensAreKeptHashedAndRotatedOnResume) {
+    Room room("r1", {5min, 0s, {}}, counter());
+    const auto red = room.join(Color::Red, "alice", kRed, t0);
+    ASSERT_TRUE(red);
+    EXPECT_NE(room.seat(Color::Red).token, red->token);
+    EXPECT_EQ(room.resume(room.seat(Color::Red).token, 7).error().code, ErrorCode::BadToken);  // the hash is no token
+    const auto back = room.resume(red->token, 7);
+    ASSERT_TRUE(back);
+    EXPECT_NE(back->token, red->token);
+    EXPECT_EQ(room.resume(red->token, 8).error().code, ErrorCode::BadToken);  // replayed old token
+    EXPECT_TRUE(room.resume(back->token, 8));
+    const std::string reissued = room.reissue_token(Color::Red);
+    EXPECT_EQ(room.resume(back->token, 9).error().code, ErrorCode::BadToken);
+    EXPECT_TRUE(room.resume(reissued, 9));
+}
+
 TEST(Room, FullGameToCheckmateEndsOnceAndCallsTheHook) {
     Table t;
     int ended = 0;
@@ -165,7 +183,7 @@ TEST(Room, AbsentPlayerGraceThenClaim) {
     EXPECT_EQ(t.room.claim(kOutsider, true, t0 + 11s).error().code, ErrorCode::NotAPlayer);
     EXPECT_EQ(t.room.claim(kBlack, true, t0 + 11s).error().code, ErrorCode::ClaimNotAllowed);  // Red is here
     // Back in time: no claim; away again, a fresh grace period.
-    ASSERT_TRUE(t.room.resume(t.room.seat(Color::Black).token, kBlack));
+    ASSERT_TRUE(t.room.resume(t.room.reissue_token(Color::Black), kBlack));
     EXPECT_EQ(t.room.claim(kRed, true, t0 + 11s).error().code, ErrorCode::ClaimNotAllowed);
     ASSERT_TRUE(t.room.set_connected(kBlack, false, t0 + 12s, 10s));
     EXPECT_EQ(t.room.claim(kRed, false, t0 + 21s).error().code, ErrorCode::ClaimNotAllowed);
@@ -546,7 +564,7 @@ TEST(Room, EventVersionsAndEventsSince) {
     EXPECT_EQ(spectator_line->front().version, 0u);  // not part of the game's history
     const auto gone = t.room.set_connected(kBlack, false, t.now, 5s);
     EXPECT_EQ(gone->front().version, 0u);
-    ASSERT_TRUE(t.room.resume(t.room.seat(Color::Black).token, kBlack));
+    ASSERT_TRUE(t.room.resume(t.room.reissue_token(Color::Black), kBlack));
     t.play("h9g7");
     const auto for_players = t.room.events_since(v, Role::Player);
     ASSERT_TRUE(for_players);

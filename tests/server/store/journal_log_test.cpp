@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "server/accounts/secret.h"
 #include "server/store/store.h"
 #include "support/raw_sqlite.h"
 #include "support/temp_dir.h"
@@ -244,7 +245,10 @@ PRAGMA user_version = 2;
     ASSERT_TRUE(games) << games.error().message;
     ASSERT_EQ(games->size(), 1u);
     const RecoverableGame& g = games->front();
-    EXPECT_EQ(g.join_code, "CODE");
+    // Version 5 keeps secrets hashed: the clear join code and seat tokens were hashed in place.
+    EXPECT_EQ(g.join_code, secret_hash("CODE"));
+    EXPECT_EQ(g.game.record.red_token, secret_hash("rt"));
+    EXPECT_EQ(g.game.record.black_token, secret_hash("bt"));
     EXPECT_EQ(g.version, 9u);
     ASSERT_EQ(g.game.moves.size(), 2u);
     EXPECT_EQ(g.game.moves[0].iccs, "h0g2");
