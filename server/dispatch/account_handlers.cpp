@@ -99,17 +99,11 @@ void Dispatcher::log_in(Client& c, std::uint64_t rid, const AccountRecord& accou
     // Second login from elsewhere: both sessions stay logged in, and the account's seats follow
     // the newest. Each seat gets a fresh token here (the older session's token dies); a Resume
     // with it moves the seat to this session.
-    for (const auto& [id, entry_members] : members_) {
-        (void)entry_members;
+    for (const auto& [id, color] : lobby_.seats_of_account(account.key)) {
         Room* room = lobby_.find(id);
-        if (!room || room->status() == Status::Finished || room->status() == Status::Aborted) continue;
-        for (Color color : {Color::Red, Color::Black}) {
-            const Seat& seat = room->seat(color);
-            if (!seat.taken || seat.account != account.key) continue;
-            std::string fresh = room->reissue_token(color);
-            outbox_.note_seat_token(*room, color);
-            out.seats.push_back({wire::game_id(id), wire::side(color), "", std::move(fresh)});
-        }
+        std::string fresh = room->reissue_token(color);
+        outbox_.note_seat_token(*room, color);
+        out.seats.push_back({wire::game_id(id), wire::side(color), "", std::move(fresh)});
     }
     send(c, {rid, std::move(out)});
 }

@@ -50,7 +50,7 @@ Server::Server(asio::io_context& io, ServerConfig config)
       dispatcher_(DispatchConfig{config_.name, config_.spectator_count_interval, config_.grace, config_.first_move,
                                  config_.rate, config_.computer_key, config_.max_waiting_per_group,
                                  config_.join_codes, config_.accounts, config_.session_lifetime,
-                                 interactive_cost(), config_.address_backoff, config_.account_backoff,
+                                 config_.password_cost, config_.address_backoff, config_.account_backoff,
                                  config_.registrations_per_hour},
                   store_, *this, secure_random, passwords_.get()),
       listener_(io, config_.listen, config_.connections, config_.session, *this, config_.tls) {

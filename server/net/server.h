@@ -58,6 +58,10 @@ struct ServerConfig {
     // (about a second's work at 15 hashes/s a core: a longer queue only makes every login slow).
     std::size_t password_threads = 2;
     std::size_t password_queue = 16;
+    // Argon2id's cost (DispatchConfig::password_cost). In-process tests of what accounts do, not
+    // of what hashing costs (bench/password_bench), take minimal_cost(): a parallel test run
+    // would otherwise starve the nice-19 workers past the tests' reply timeouts.
+    PasswordCost password_cost = interactive_cost();
 };
 
 // The network side of the server: the listener and its sessions (which only move bytes), LAN

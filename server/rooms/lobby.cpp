@@ -194,6 +194,19 @@ std::vector<GameListing> Lobby::live_games(ParticipantId viewer) const {
     return list;
 }
 
+std::vector<std::pair<RoomId, Color>> Lobby::seats_of_account(std::string_view account) const {
+    std::vector<std::pair<RoomId, Color>> seats;
+    if (account.empty()) return seats;
+    for (const auto& [id, e] : rooms_) {
+        if (e.room->status() == Status::Finished || e.room->status() == Status::Aborted) continue;
+        for (Color color : {Color::Red, Color::Black}) {
+            const Seat& seat = e.room->seat(color);
+            if (seat.taken && seat.account == account) seats.emplace_back(id, color);
+        }
+    }
+    return seats;
+}
+
 Room* Lobby::find(const RoomId& id) {
     const auto it = rooms_.find(id);
     return it == rooms_.end() ? nullptr : it->second.room.get();

@@ -113,6 +113,9 @@ public:
 
     Room* find(const RoomId& id);
     const Room* find(const RoomId& id) const;
+    // The seats `account` holds in games not yet over, whoever is connected to them (none, after a
+    // restart): where a login puts the account back.
+    std::vector<std::pair<RoomId, Color>> seats_of_account(std::string_view account) const;
     std::size_t room_count() const { return rooms_.size(); }
     bool is_waiting(ParticipantId who) const;
 

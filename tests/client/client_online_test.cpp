@@ -62,6 +62,7 @@ public:
         config.listen = stcp::endpoint(sasio::ip::make_address("127.0.0.1"), 0);
         config.db = db;
         config.accounts = accounts;
+        config.password_cost = server::minimal_cost();  // behaviour, not cost (server/net/server.h)
         config.name = "online test server";
         config.discovery = std::nullopt;
         // Spectator counts at once, so a count never lags behind what a test waits for.

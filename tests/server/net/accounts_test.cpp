@@ -30,6 +30,7 @@ protected:
         config.accounts = AccountsMode::Optional;
         config.rate = {0, 40, 60};  // the throttles under test, not the request rate
         config.registrations_per_hour = 20;
+        config.password_cost = server::minimal_cost();  // behaviour, not cost (server.h)
     }
     // A connection that has said Hello, and the Welcome it got.
     std::pair<std::unique_ptr<TestClient>, Welcome> greet(const std::string& name) {
@@ -178,6 +179,26 @@ TEST_F(AccountsTest, ASecondLoginFromElsewhereTakesTheAccountsSeat) {
     EXPECT_EQ(as<MoveMade>(second->call(MakeMove{created.game_id, "h0g2", 3, 2})).ply, 3u);
     // Both sessions stay logged in: the first may still play elsewhere as ann.
     EXPECT_EQ(as<Seated>(first->call(CreateGame{kBlitz, ColorChoice::Black, false})).side, Side::Black);
+}
+
+// Both players gone (nobody left in the room): a login still finds the account's seat.
+TEST_F(AccountsTest, ALoginFindsTheSeatOfAGameEveryoneLeft) {
+    GameId game = 0;
+    {
+        auto ann = registered("ann");
+        auto [bob, wb] = greet("bob");
+        game = as<Seated>(ann->call(CreateGame{kBlitz, ColorChoice::Red, false})).game_id;
+        as<Seated>(bob->call(JoinGame{game, ""}));
+        ASSERT_TRUE(ann->wait_for<GameStarted>());
+        as<MoveMade>(ann->call(MakeMove{game, "h2e2", 1, 0}));
+    }  // both connections close
+    std::this_thread::sleep_for(200ms);  // the server hears of both closes
+    auto [back, w] = greet("ann again");
+    const auto in = as<LoggedIn>(back->call(Login{"ann", kPassword, ""}));
+    ASSERT_EQ(in.seats.size(), 1u);
+    EXPECT_EQ(in.seats[0].game_id, game);
+    EXPECT_EQ(in.seats[0].side, Side::Red);
+    EXPECT_EQ(as<Resumed>(back->call(Resume{game, in.seats[0].resume_token, 0})).your_side, Side::Red);
 }
 
 TEST_F(AccountsTest, TheArchiveRecordsEachSidesAccount) {
