@@ -206,10 +206,27 @@ ClockReading Room::reading(TimePoint now) const {
     return out;
 }
 
+// A Resume's new token reaches the player in a frame that a dying connection or a killed server
+// may never deliver, while the rotation is already committed: so the token just used keeps
+// working until the new one is used, which retires it. Any older token is dead. Returns the hash
+// of the token `token` matches ("" if none) among the seat's current and previous ones.
+namespace {
+std::string_view matching_hash(std::string_view token, std::string_view stored) {
+    const auto space = stored.find(' ');
+    const std::string_view current = stored.substr(0, space);
+    if (matches_hash(token, current)) return current;
+    if (space == std::string_view::npos) return {};
+    const std::string_view previous = stored.substr(space + 1);
+    return matches_hash(token, previous) ? previous : std::string_view{};
+}
+}  // namespace
+
 std::expected<Joined, Error> Room::resume(std::string_view token, ParticipantId who) {
     for (Color c : {Color::Red, Color::Black}) {
         Seat& s = seat_mut(c);
-        if (!s.taken || !matches_hash(token, s.token)) continue;
+        if (!s.taken) continue;
+        const std::string used(matching_hash(token, s.token));
+        if (used.empty()) continue;
         if (auto other = seat_of(who); other && *other != c)
             return std::unexpected(Error{ErrorCode::AlreadySeated, "you already hold the other seat"});
         Events out;
@@ -223,7 +240,9 @@ std::expected<Joined, Error> Room::resume(std::string_view token, ParticipantId 
             s.away_until.reset();
             emit(out, PlayerConnection{c, true, std::nullopt});
         }
-        return Joined{c, reissue_token(c), std::move(out)};
+        std::string fresh = new_token();
+        s.token = secret_hash(fresh) + " " + used;
+        return Joined{c, std::move(fresh), std::move(out)};
     }
     return std::unexpected(Error{ErrorCode::BadToken, "that token holds no seat in this game"});
 }

@@ -45,7 +45,9 @@ struct Seat {
     std::string name;
     ParticipantId participant = 0;
     // The hash (server/accounts/secret.h) of the seat's resume token: 128 random bits in hex, given
-    // to the player once; a reconnecting player proves its seat with it. Replaced on each resume.
+    // to the player once; a reconnecting player proves its seat with it. Replaced on each resume,
+    // when it becomes "<new hash> <hash of the token just used>" (room.cpp, kept as one value so
+    // the journal and the file carry both).
     std::string token;
     bool connected = false;
     std::optional<TimePoint> away_until{};  // disconnected: when its grace period ends

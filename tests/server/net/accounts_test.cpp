@@ -127,6 +127,9 @@ TEST_F(AccountsTest, StolenLookingTokensGetNothing) {
     const auto rotated = back->wait_for<ResumeToken>();
     ASSERT_TRUE(rotated);
     EXPECT_NE(rotated->resume_token, created.resume_token);
+    // The owner uses the new token, which retires the one it replaced (kept until then, in case the
+    // new one was lost on the way).
+    EXPECT_EQ(error_of(back->call(Resume{created.game_id, rotated->resume_token, 0})), ErrorCode::Unspecified);
     EXPECT_EQ(error_of(c->call(Resume{created.game_id, created.resume_token, 0})), ErrorCode::BadToken);
     EXPECT_EQ(error_of(c->call(Resume{created.game_id, std::string(32, 'f'), 0})), ErrorCode::BadToken);
     EXPECT_EQ(as<MoveMade>(back->call(MakeMove{created.game_id, "h2e2", 1, 0})).ply, 1u);

@@ -85,8 +85,9 @@ TEST(Room, WaitsForBothSeatsThenAwaitsRedsFirstMove) {
     EXPECT_EQ(room.join(Color::Red, "carol", 3, t0).error().code, ErrorCode::AlreadyStarted);
 }
 
-// The room keeps only a hash of each seat's token, and each resume replaces the token: the one
-// just used (or captured by anyone on the way) holds nothing afterwards.
+// The room keeps only a hash of each seat's token, and each resume replaces the token. The one just
+// used keeps working until the new one is used (the new one may have been lost with the connection
+// or a killed server); from then on every older token, captured by anyone on the way or not, is dead.
 TEST(Room, SeatTokensAreKeptHashedAndRotatedOnResume) {
     Room room("r1", {5min, 0s, {}}, counter());
     const auto red = room.join(Color::Red, "alice", kRed, t0);
@@ -96,10 +97,15 @@ TEST(Room, SeatTokensAreKeptHashedAndRotatedOnResume) {
     const auto back = room.resume(red->token, 7);
     ASSERT_TRUE(back);
     EXPECT_NE(back->token, red->token);
-    EXPECT_EQ(room.resume(red->token, 8).error().code, ErrorCode::BadToken);  // replayed old token
-    EXPECT_TRUE(room.resume(back->token, 8));
+    const auto again = room.resume(red->token, 7);  // `back` never arrived: the token held still works
+    ASSERT_TRUE(again);
+    EXPECT_EQ(room.resume(back->token, 8).error().code, ErrorCode::BadToken);  // replaced unused
+    const auto newest = room.resume(again->token, 8);
+    ASSERT_TRUE(newest);
+    EXPECT_EQ(room.resume(red->token, 9).error().code, ErrorCode::BadToken);  // replayed old token
     const std::string reissued = room.reissue_token(Color::Red);
-    EXPECT_EQ(room.resume(back->token, 9).error().code, ErrorCode::BadToken);
+    EXPECT_EQ(room.resume(newest->token, 9).error().code, ErrorCode::BadToken);
+    EXPECT_EQ(room.resume(again->token, 9).error().code, ErrorCode::BadToken);  // a reissue keeps no previous
     EXPECT_TRUE(room.resume(reissued, 9));
 }
 
