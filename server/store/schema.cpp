@@ -16,7 +16,7 @@ using sql::in_context;
 
 namespace {
 
-// Version 5 as a new file gets it. `games` holds live and archived games, told apart by status;
+// Version 5 as a new file gets it (with kAccountTables below). `games` holds live and archived games, told apart by status;
 // `journal` is the move journal of live games, an append-only log (see version 3 below). STRICT
 // makes SQLite check column types; the CHECKs keep an archived row complete. One step, not the
 // migrations from version 1: their ALTERs, copy and drops each make SQLite reparse the whole
@@ -71,20 +71,6 @@ CREATE TABLE journal (
     version  INTEGER NOT NULL
 ) STRICT;
 
-CREATE TABLE accounts (
-    key           TEXT PRIMARY KEY NOT NULL,
-    name          TEXT NOT NULL,
-    password_hash TEXT NOT NULL,
-    created_at    INTEGER NOT NULL
-) STRICT;
-
-CREATE TABLE sessions (
-    token_hash TEXT PRIMARY KEY NOT NULL,
-    account    TEXT NOT NULL REFERENCES accounts (key),
-    created_at INTEGER NOT NULL,
-    expires_at INTEGER NOT NULL
-) STRICT;
-CREATE INDEX sessions_by_account ON sessions (account);
 )sql";
 
 // The migrations of files made by earlier releases. Version 1 was `games` without its last two
@@ -146,7 +132,10 @@ CREATE INDEX games_by_black ON games (black_name COLLATE NOCASE, status, ended_a
 constexpr std::string_view kSchemaV5 = R"sql(
 ALTER TABLE games ADD COLUMN red_account TEXT;
 ALTER TABLE games ADD COLUMN black_account TEXT;
+)sql";
 
+// The accounts' tables, as version 5 added them: in a new file and in a migrated one alike.
+constexpr std::string_view kAccountTables = R"sql(
 CREATE TABLE accounts (
     key           TEXT PRIMARY KEY NOT NULL,
     name          TEXT NOT NULL,
@@ -241,7 +230,7 @@ StoreResult<void> Store::migrate() {
                                           "a SQLite database with tables but no schema version: not a xiangqi store"});
     }
     if (*version == 0) {
-        auto created = db_.exec(std::string(kSchemaCurrent));
+        auto created = db_.exec(std::string(kSchemaCurrent) + std::string(kAccountTables));
         if (!created) return std::unexpected(in_context(std::move(created.error()), "create schema"));
     }
     for (int v = *version; v != 0 && v < kSchemaVersion; ++v) {
@@ -249,9 +238,12 @@ StoreResult<void> Store::migrate() {
         if (!step) {
             return std::unexpected(in_context(std::move(step.error()), "migrate schema to version " + std::to_string(v + 1)));
         }
-        if (v + 1 == 5)
+        if (v + 1 == 5) {
+            if (auto added = db_.exec(std::string(kAccountTables)); !added)
+                return std::unexpected(in_context(std::move(added.error()), "migrate schema to version 5"));
             if (auto hashed = hash_live_secrets(db_); !hashed)
                 return std::unexpected(in_context(std::move(hashed.error()), "hash the secrets of live games"));
+        }
     }
     // PRAGMA takes no bound parameters; the value is our own constant.
     auto stamped = db_.exec("PRAGMA user_version = " + std::to_string(kSchemaVersion));
