@@ -20,11 +20,6 @@ struct Hello {
     friend bool operator==(const Hello&, const Hello&) = default;
 };
 
-struct Ping {
-    std::uint64_t nonce = 0;
-    friend bool operator==(const Ping&, const Ping&) = default;
-};
-
 struct ListGames {
     friend bool operator==(const ListGames&, const ListGames&) = default;
 };
@@ -34,6 +29,8 @@ struct CreateGame {
     ColorChoice color = ColorChoice::Random;
     bool is_private = false;  // the reply's Seated carries the join code
     std::uint32_t computer_level = 0;  // 1-8: play the server's computer of that level at once
+    bool rated = false;                // needs an account (AccountRequired)
+    std::uint32_t spectator_delay = 0;  // spectators see the game this many moves behind (0-20)
     friend bool operator==(const CreateGame&, const CreateGame&) = default;
 };
 
@@ -43,9 +40,11 @@ struct JoinGame {
     friend bool operator==(const JoinGame&, const JoinGame&) = default;
 };
 
-// Pairs the client with another waiting for the same time control.
+// Pairs the client with another waiting for the same time control and rated-ness; rated seeks by
+// rating range, widening while they wait.
 struct QuickMatch {
     TimeControl time_control;
+    bool rated = false;
     friend bool operator==(const QuickMatch&, const QuickMatch&) = default;
 };
 
@@ -165,10 +164,22 @@ struct ChangePassword {
     friend bool operator==(const ChangePassword&, const ChangePassword&) = default;
 };
 
+// An account's ratings, their history and its results (its games: ListArchive with `player`).
+struct GetProfile {
+    std::string name;
+    friend bool operator==(const GetProfile&, const GetProfile&) = default;
+};
+
+// The best rated players at one speed.
+struct GetLeaderboard {
+    Speed speed = Speed::Blitz;
+    friend bool operator==(const GetLeaderboard&, const GetLeaderboard&) = default;
+};
+
 using ClientBody =
     std::variant<Hello, Ping, ListGames, CreateGame, JoinGame, QuickMatch, Leave, WatchGame, MakeMove, Resign,
                  MakeOffer, AnswerOffer, Abort, SendChat, Resume, Claim, ListArchive, GetArchived, Mute, Register,
-                 Login, Logout, ChangePassword>;
+                 Login, Logout, ChangePassword, GetProfile, GetLeaderboard, Pong>;
 
 struct ClientMessage {
     std::uint64_t request_id = 0;  // chosen by the client, echoed by the reply

@@ -36,7 +36,11 @@ struct EnumWire<GameResult> {
 };
 template <>
 struct EnumWire<OfferKind> {
-    static constexpr int offset = 1, count = 2;
+    static constexpr int offset = 1, count = 3;
+};
+template <>
+struct EnumWire<Speed> {
+    static constexpr int offset = 1, count = kSpeedCount;
 };
 template <>
 struct EnumWire<ChatChannel> {
@@ -78,6 +82,10 @@ private:
 };
 
 // Shared types (convert_common.cpp).
+void fill(pb::Ping& out, const Ping& in);
+void fill(pb::Pong& out, const Pong& in);
+Ping read(const pb::Ping& in, Reader& r);
+Pong read(const pb::Pong& in, Reader& r);
 void fill(pb::TimeControl& out, const TimeControl& in);
 void fill(pb::Clock& out, const Clock& in);
 void fill(pb::PlayerInfo& out, const PlayerInfo& in);
@@ -85,6 +93,8 @@ void fill(pb::Outcome& out, const Outcome& in);
 void fill(pb::Offer& out, const Offer& in);
 void fill(pb::GameSummary& out, const GameSummary& in);
 void fill(pb::ArchiveEntry& out, const ArchiveEntry& in);
+void fill(pb::PlayerRating& out, const PlayerRating& in);
+void fill(pb::RatingChange& out, const RatingChange& in);
 TimeControl read(const pb::TimeControl& in, Reader& r);
 Clock read(const pb::Clock& in, Reader& r);
 PlayerInfo read(const pb::PlayerInfo& in, Reader& r);
@@ -92,6 +102,9 @@ Outcome read(const pb::Outcome& in, Reader& r);
 Offer read(const pb::Offer& in, Reader& r);
 GameSummary read(const pb::GameSummary& in, Reader& r);
 ArchiveEntry read(const pb::ArchiveEntry& in, Reader& r);
+PlayerRating read(const pb::PlayerRating& in, Reader& r);
+RatingChange read(const pb::RatingChange& in, Reader& r);
+
 
 // Envelopes (convert_client.cpp, convert_server.cpp). The readers assume a body is set.
 void fill(pb::ClientMessage& out, const ClientMessage& in);

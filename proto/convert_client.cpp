@@ -20,9 +20,6 @@ Hello read(const pb::Hello& in, Reader&) {
     return Hello{in.client(), in.player_name(), in.protocol_version(), in.computer_level(), in.computer_key()};
 }
 
-void fill(pb::Ping& out, const Ping& in) { out.set_nonce(in.nonce); }
-Ping read(const pb::Ping& in, Reader&) { return Ping{in.nonce()}; }
-
 void fill(pb::ListGames&, const ListGames&) {}
 ListGames read(const pb::ListGames&, Reader&) { return ListGames{}; }
 
@@ -31,10 +28,13 @@ void fill(pb::CreateGame& out, const CreateGame& in) {
     out.set_color(wire<pb::ColorChoice>(in.color));
     out.set_is_private(in.is_private);
     out.set_computer_level(in.computer_level);
+    out.set_rated(in.rated);
+    out.set_spectator_delay(in.spectator_delay);
 }
 CreateGame read(const pb::CreateGame& in, Reader& r) {
     return CreateGame{read(in.time_control(), r), r.get<ColorChoice>(in.color(), "create_game.color"),
-                      in.is_private(), in.computer_level()};
+                      in.is_private(),           in.computer_level(),
+                      in.rated(),                in.spectator_delay()};
 }
 
 void fill(pb::JoinGame& out, const JoinGame& in) {
@@ -43,8 +43,11 @@ void fill(pb::JoinGame& out, const JoinGame& in) {
 }
 JoinGame read(const pb::JoinGame& in, Reader&) { return JoinGame{in.game_id(), in.join_code()}; }
 
-void fill(pb::QuickMatch& out, const QuickMatch& in) { fill(*out.mutable_time_control(), in.time_control); }
-QuickMatch read(const pb::QuickMatch& in, Reader& r) { return QuickMatch{read(in.time_control(), r)}; }
+void fill(pb::QuickMatch& out, const QuickMatch& in) {
+    fill(*out.mutable_time_control(), in.time_control);
+    out.set_rated(in.rated);
+}
+QuickMatch read(const pb::QuickMatch& in, Reader& r) { return QuickMatch{read(in.time_control(), r), in.rated()}; }
 
 void fill(pb::Leave& out, const Leave& in) { out.set_game_id(in.game_id); }
 Leave read(const pb::Leave& in, Reader&) { return Leave{in.game_id()}; }
@@ -158,6 +161,14 @@ ChangePassword read(const pb::ChangePassword& in, Reader&) {
     return ChangePassword{in.old_password(), in.new_password()};
 }
 
+void fill(pb::GetProfile& out, const GetProfile& in) { out.set_name(in.name); }
+GetProfile read(const pb::GetProfile& in, Reader&) { return GetProfile{in.name()}; }
+
+void fill(pb::GetLeaderboard& out, const GetLeaderboard& in) { out.set_speed(wire<pb::Speed>(in.speed)); }
+GetLeaderboard read(const pb::GetLeaderboard& in, Reader& r) {
+    return GetLeaderboard{r.get<Speed>(in.speed(), "get_leaderboard.speed")};
+}
+
 // The oneof slot each request goes into.
 pb::Hello* slot(pb::ClientMessage& m, const Hello&) { return m.mutable_hello(); }
 pb::Ping* slot(pb::ClientMessage& m, const Ping&) { return m.mutable_ping(); }
@@ -182,6 +193,9 @@ pb::Register* slot(pb::ClientMessage& m, const Register&) { return m.mutable_reg
 pb::Login* slot(pb::ClientMessage& m, const Login&) { return m.mutable_login(); }
 pb::Logout* slot(pb::ClientMessage& m, const Logout&) { return m.mutable_logout(); }
 pb::ChangePassword* slot(pb::ClientMessage& m, const ChangePassword&) { return m.mutable_change_password(); }
+pb::GetProfile* slot(pb::ClientMessage& m, const GetProfile&) { return m.mutable_get_profile(); }
+pb::GetLeaderboard* slot(pb::ClientMessage& m, const GetLeaderboard&) { return m.mutable_get_leaderboard(); }
+pb::Pong* slot(pb::ClientMessage& m, const Pong&) { return m.mutable_pong(); }
 
 }  // namespace
 
@@ -239,6 +253,12 @@ ClientBody read(const pb::ClientMessage& in, Reader& r) {
             return read(in.logout(), r);
         case K::kChangePassword:
             return read(in.change_password(), r);
+        case K::kGetProfile:
+            return read(in.get_profile(), r);
+        case K::kGetLeaderboard:
+            return read(in.get_leaderboard(), r);
+        case K::kPong:
+            return read(in.pong(), r);
         case K::BODY_NOT_SET:
             break;
     }

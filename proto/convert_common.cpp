@@ -48,6 +48,8 @@ constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames = {
     "already_greeted",
     "too_many_games",
     "bad_text",
+    "no_such_account",
+    "no_rematch",
 };
 
 }  // namespace
@@ -73,6 +75,20 @@ std::string_view to_string(GameResult r) {
     return "ongoing";
 }
 
+std::string_view to_string(Speed speed) {
+    switch (speed) {
+        case Speed::Bullet:
+            return "bullet";
+        case Speed::Blitz:
+            return "blitz";
+        case Speed::Rapid:
+            return "rapid";
+        case Speed::Classical:
+            return "classical";
+    }
+    return "blitz";
+}
+
 namespace detail {
 
 // The plain enums and ErrorCode share their numbering with the schema; keep them in step.
@@ -80,7 +96,9 @@ static_assert(pb::SIDE_RED == 1 && pb::SIDE_BLACK == 2);
 static_assert(pb::COLOR_CHOICE_RANDOM == 0 && pb::COLOR_CHOICE_BLACK == 2);
 static_assert(pb::GAME_STATUS_WAITING == 1 && pb::GAME_STATUS_ABORTED == 4);
 static_assert(pb::GAME_RESULT_ONGOING == 0 && pb::GAME_RESULT_DRAW == 3);
-static_assert(pb::OFFER_KIND_DRAW == 1 && pb::OFFER_KIND_TAKEBACK == 2);
+static_assert(pb::OFFER_KIND_DRAW == 1 && pb::OFFER_KIND_TAKEBACK == 2 && pb::OFFER_KIND_REMATCH == 3);
+static_assert(pb::SPEED_BULLET == 1 && pb::SPEED_CLASSICAL == kSpeedCount);
+static_assert(pb::Error::NO_REMATCH == static_cast<int>(ErrorCode::NoRematch));
 static_assert(pb::CHAT_CHANNEL_PLAYERS == 1 && pb::CHAT_CHANNEL_SPECTATORS == 2);
 static_assert(pb::CLAIM_KIND_WIN == 1 && pb::CLAIM_KIND_DRAW == 2);
 static_assert(pb::ACCOUNTS_OPTIONAL == 0 && pb::ACCOUNTS_REQUIRED == 1 && pb::ACCOUNTS_OFF == 2);
@@ -95,6 +113,11 @@ void Reader::fail(std::string_view field, int wire_value) {
         DecodeError{DecodeErrorCode::InvalidValue,
                     std::string(field) + ": value " + std::to_string(wire_value) + " is out of range", 0};
 }
+
+void fill(pb::Ping& out, const Ping& in) { out.set_nonce(in.nonce); }
+Ping read(const pb::Ping& in, Reader&) { return Ping{in.nonce()}; }
+void fill(pb::Pong& out, const Pong& in) { out.set_nonce(in.nonce); }
+Pong read(const pb::Pong& in, Reader&) { return Pong{in.nonce()}; }
 
 void fill(pb::TimeControl& out, const TimeControl& in) {
     out.set_base_minutes(in.base_minutes);
@@ -127,12 +150,38 @@ void fill(pb::PlayerInfo& out, const PlayerInfo& in) {
     out.set_name(in.name);
     out.set_connected(in.connected);
     if (in.grace_ms) out.set_grace_ms(*in.grace_ms);
+    if (in.rating) fill(*out.mutable_rating(), *in.rating);
+    out.set_lag_ms(in.lag_ms);
+    out.set_computer(in.computer);
 }
 
-PlayerInfo read(const pb::PlayerInfo& in, Reader&) {
+PlayerInfo read(const pb::PlayerInfo& in, Reader& r) {
     PlayerInfo out{in.name(), in.connected(), std::nullopt};
     if (in.has_grace_ms()) out.grace_ms = in.grace_ms();
+    if (in.has_rating()) out.rating = read(in.rating(), r);
+    out.lag_ms = in.lag_ms();
+    out.computer = in.computer();
     return out;
+}
+
+void fill(pb::PlayerRating& out, const PlayerRating& in) {
+    out.set_rating(in.rating);
+    out.set_deviation(in.deviation);
+    out.set_provisional(in.provisional);
+}
+
+PlayerRating read(const pb::PlayerRating& in, Reader&) {
+    return PlayerRating{in.rating(), in.deviation(), in.provisional()};
+}
+
+void fill(pb::RatingChange& out, const RatingChange& in) {
+    out.set_before(in.before);
+    out.set_after(in.after);
+    out.set_provisional(in.provisional);
+}
+
+RatingChange read(const pb::RatingChange& in, Reader&) {
+    return RatingChange{in.before(), in.after(), in.provisional()};
 }
 
 void fill(pb::Outcome& out, const Outcome& in) {
@@ -171,10 +220,15 @@ void fill(pb::GameSummary& out, const GameSummary& in) {
     out.set_plies(in.plies);
     out.set_spectators(in.spectators);
     out.set_is_private(in.is_private);
+    out.set_rated(in.rated);
+    if (in.host_rating) fill(*out.mutable_host_rating(), *in.host_rating);
+    if (in.red_rating) fill(*out.mutable_red_rating(), *in.red_rating);
+    if (in.black_rating) fill(*out.mutable_black_rating(), *in.black_rating);
+    out.set_spectator_delay(in.spectator_delay);
 }
 
 GameSummary read(const pb::GameSummary& in, Reader& r) {
-    return GameSummary{in.game_id(),
+    GameSummary out{in.game_id(),
                        r.get<GameStatus>(in.status(), "game_summary.status"),
                        in.host(),
                        r.get<ColorChoice>(in.host_color(), "game_summary.host_color"),
@@ -184,6 +238,12 @@ GameSummary read(const pb::GameSummary& in, Reader& r) {
                        in.plies(),
                        in.spectators(),
                        in.is_private()};
+    out.rated = in.rated();
+    if (in.has_host_rating()) out.host_rating = read(in.host_rating(), r);
+    if (in.has_red_rating()) out.red_rating = read(in.red_rating(), r);
+    if (in.has_black_rating()) out.black_rating = read(in.black_rating(), r);
+    out.spectator_delay = in.spectator_delay();
+    return out;
 }
 
 void fill(pb::ArchiveEntry& out, const ArchiveEntry& in) {
@@ -193,11 +253,22 @@ void fill(pb::ArchiveEntry& out, const ArchiveEntry& in) {
     fill(*out.mutable_time_control(), in.time_control);
     fill(*out.mutable_outcome(), in.outcome);
     out.set_ended_at_ms(in.ended_at_ms);
+    out.set_rated(in.rated);
+    out.set_red_account(in.red_account);
+    out.set_black_account(in.black_account);
+    if (in.red_change) fill(*out.mutable_red_change(), *in.red_change);
+    if (in.black_change) fill(*out.mutable_black_change(), *in.black_change);
 }
 
 ArchiveEntry read(const pb::ArchiveEntry& in, Reader& r) {
-    return ArchiveEntry{in.game_id(),          in.red(),        in.black(), read(in.time_control(), r),
-                        read(in.outcome(), r), in.ended_at_ms()};
+    ArchiveEntry out{in.game_id(),          in.red(),        in.black(), read(in.time_control(), r),
+                     read(in.outcome(), r), in.ended_at_ms()};
+    out.rated = in.rated();
+    out.red_account = in.red_account();
+    out.black_account = in.black_account();
+    if (in.has_red_change()) out.red_change = read(in.red_change(), r);
+    if (in.has_black_change()) out.black_change = read(in.black_change(), r);
+    return out;
 }
 
 }  // namespace detail

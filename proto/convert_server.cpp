@@ -24,9 +24,6 @@ Welcome read(const pb::Welcome& in, Reader&) {
                    in.display_name()};
 }
 
-void fill(pb::Pong& out, const Pong& in) { out.set_nonce(in.nonce); }
-Pong read(const pb::Pong& in, Reader&) { return Pong{in.nonce()}; }
-
 void fill(pb::Error& out, const Error& in) {
     out.set_code(static_cast<pb::Error::Code>(in.code));
     out.set_message(in.message);
@@ -63,8 +60,11 @@ Seated read(const pb::Seated& in, Reader& r) {
     return Seated{in.game_id(), r.side(in.side(), "seated.side"), in.join_code(), in.resume_token()};
 }
 
-void fill(pb::Seeking& out, const Seeking& in) { fill(*out.mutable_time_control(), in.time_control); }
-Seeking read(const pb::Seeking& in, Reader& r) { return Seeking{read(in.time_control(), r)}; }
+void fill(pb::Seeking& out, const Seeking& in) {
+    fill(*out.mutable_time_control(), in.time_control);
+    out.set_rated(in.rated);
+}
+Seeking read(const pb::Seeking& in, Reader& r) { return Seeking{read(in.time_control(), r), in.rated()}; }
 
 void fill(pb::Left& out, const Left& in) { out.set_game_id(in.game_id); }
 Left read(const pb::Left& in, Reader&) { return Left{in.game_id()}; }
@@ -77,10 +77,19 @@ void fill(pb::GameStarted& out, const GameStarted& in) {
     fill(*out.mutable_time_control(), in.time_control);
     out.set_start_fen(in.start_fen);
     fill(*out.mutable_clock(), in.clock);
+    out.set_rated(in.rated);
+    if (in.red_rating) fill(*out.mutable_red_rating(), *in.red_rating);
+    if (in.black_rating) fill(*out.mutable_black_rating(), *in.black_rating);
+    out.set_spectator_delay(in.spectator_delay);
 }
 GameStarted read(const pb::GameStarted& in, Reader& r) {
-    return GameStarted{in.game_id(),   in.version(),       in.red(), in.black(), read(in.time_control(), r),
-                       in.start_fen(), read(in.clock(), r)};
+    GameStarted out{in.game_id(),   in.version(),       in.red(), in.black(), read(in.time_control(), r),
+                    in.start_fen(), read(in.clock(), r)};
+    out.rated = in.rated();
+    if (in.has_red_rating()) out.red_rating = read(in.red_rating(), r);
+    if (in.has_black_rating()) out.black_rating = read(in.black_rating(), r);
+    out.spectator_delay = in.spectator_delay();
+    return out;
 }
 
 void fill(pb::MoveMade& out, const MoveMade& in) {
@@ -90,9 +99,11 @@ void fill(pb::MoveMade& out, const MoveMade& in) {
     out.set_move(in.move);
     fill(*out.mutable_clock(), in.clock);
     out.set_move_id(in.move_id);
+    out.set_lag_credit_ms(in.lag_credit_ms);
 }
 MoveMade read(const pb::MoveMade& in, Reader& r) {
-    return MoveMade{in.game_id(), in.version(), in.ply(), in.move(), read(in.clock(), r), in.move_id()};
+    return MoveMade{in.game_id(),         in.version(), in.ply(), in.move(), read(in.clock(), r), in.move_id(),
+                    in.lag_credit_ms()};
 }
 
 void fill(pb::OfferMade& out, const OfferMade& in) {
@@ -149,9 +160,23 @@ void fill(pb::GameEnded& out, const GameEnded& in) {
     out.set_version(in.version);
     fill(*out.mutable_outcome(), in.outcome);
     fill(*out.mutable_clock(), in.clock);
+    if (in.red_change) fill(*out.mutable_red_change(), *in.red_change);
+    if (in.black_change) fill(*out.mutable_black_change(), *in.black_change);
 }
 GameEnded read(const pb::GameEnded& in, Reader& r) {
-    return GameEnded{in.game_id(), in.version(), read(in.outcome(), r), read(in.clock(), r)};
+    GameEnded out{in.game_id(), in.version(), read(in.outcome(), r), read(in.clock(), r)};
+    if (in.has_red_change()) out.red_change = read(in.red_change(), r);
+    if (in.has_black_change()) out.black_change = read(in.black_change(), r);
+    return out;
+}
+
+void fill(pb::RematchStarted& out, const RematchStarted& in) {
+    out.set_game_id(in.game_id);
+    out.set_version(in.version);
+    out.set_new_game_id(in.new_game_id);
+}
+RematchStarted read(const pb::RematchStarted& in, Reader&) {
+    return RematchStarted{in.game_id(), in.version(), in.new_game_id()};
 }
 
 void fill(pb::GameAborted& out, const GameAborted& in) {
@@ -191,6 +216,7 @@ pb::TakebackApplied* slot(pb::RoomEvent& m, const TakebackApplied&) { return m.m
 pb::ChatLine* slot(pb::RoomEvent& m, const ChatLine&) { return m.mutable_chat_line(); }
 pb::GameEnded* slot(pb::RoomEvent& m, const GameEnded&) { return m.mutable_game_ended(); }
 pb::GameAborted* slot(pb::RoomEvent& m, const GameAborted&) { return m.mutable_game_aborted(); }
+pb::RematchStarted* slot(pb::RoomEvent& m, const RematchStarted&) { return m.mutable_rematch_started(); }
 
 void fill(pb::RoomEvent& out, const RoomEvent& in) {
     std::visit([&](const auto& event) { fill(*slot(out, event), event); }, in);
@@ -215,6 +241,8 @@ RoomEvent read(const pb::RoomEvent& in, Reader& r) {
             return read(in.game_ended(), r);
         case K::kGameAborted:
             return read(in.game_aborted(), r);
+        case K::kRematchStarted:
+            return read(in.rematch_started(), r);
         case K::EVENT_NOT_SET:
             break;
     }
@@ -238,6 +266,9 @@ void fill(pb::Snapshot& out, const Snapshot& in) {
     out.set_spectators(in.spectators);
     out.set_your_side(wire_side(in.your_side));
     for (const auto& line : in.chat) fill(*out.add_chat(), line);
+    out.set_rated(in.rated);
+    out.set_spectator_delay(in.spectator_delay);
+    out.set_rematch_game_id(in.rematch_game_id);
 }
 Snapshot read(const pb::Snapshot& in, Reader& r) {
     Snapshot out;
@@ -256,6 +287,9 @@ Snapshot read(const pb::Snapshot& in, Reader& r) {
     out.spectators = in.spectators();
     out.your_side = r.side(in.your_side(), "snapshot.your_side");
     for (const auto& line : in.chat()) out.chat.push_back(read(line, r));
+    out.rated = in.rated();
+    out.spectator_delay = in.spectator_delay();
+    out.rematch_game_id = in.rematch_game_id();
     return out;
 }
 
@@ -322,6 +356,65 @@ void fill(pb::ResumeToken& out, const ResumeToken& in) {
 }
 ResumeToken read(const pb::ResumeToken& in, Reader&) { return ResumeToken{in.game_id(), in.resume_token()}; }
 
+void fill(pb::RatingPoint& out, const RatingPoint& in) {
+    out.set_at_ms(in.at_ms);
+    out.set_rating(in.rating);
+    out.set_deviation(in.deviation);
+    out.set_game_id(in.game_id);
+}
+RatingPoint read(const pb::RatingPoint& in, Reader&) {
+    return RatingPoint{in.at_ms(), in.rating(), in.deviation(), in.game_id()};
+}
+
+void fill(pb::SpeedRecord& out, const SpeedRecord& in) {
+    out.set_speed(wire<pb::Speed>(in.speed));
+    fill(*out.mutable_rating(), in.rating);
+    out.set_games(in.games);
+    for (const auto& point : in.history) fill(*out.add_history(), point);
+}
+SpeedRecord read(const pb::SpeedRecord& in, Reader& r) {
+    SpeedRecord out{r.get<Speed>(in.speed(), "speed_record.speed"), read(in.rating(), r), in.games(), {}};
+    for (const auto& point : in.history()) out.history.push_back(read(point, r));
+    return out;
+}
+
+void fill(pb::Profile& out, const Profile& in) {
+    out.set_name(in.name);
+    out.set_computer(in.computer);
+    out.set_created_at_ms(in.created_at_ms);
+    for (const auto& record : in.speeds) fill(*out.add_speeds(), record);
+    out.set_wins(in.wins);
+    out.set_draws(in.draws);
+    out.set_losses(in.losses);
+}
+Profile read(const pb::Profile& in, Reader& r) {
+    Profile out{in.name(), in.computer(), in.created_at_ms(), {}, in.wins(), in.draws(), in.losses()};
+    for (const auto& record : in.speeds()) out.speeds.push_back(read(record, r));
+    return out;
+}
+
+void fill(pb::LeaderboardRow& out, const LeaderboardRow& in) {
+    out.set_rank(in.rank);
+    out.set_name(in.name);
+    fill(*out.mutable_rating(), in.rating);
+    out.set_games(in.games);
+    out.set_computer(in.computer);
+}
+LeaderboardRow read(const pb::LeaderboardRow& in, Reader& r) {
+    return LeaderboardRow{in.rank(), in.name(), read(in.rating(), r), in.games(), in.computer()};
+}
+
+void fill(pb::Leaderboard& out, const Leaderboard& in) {
+    out.set_speed(wire<pb::Speed>(in.speed));
+    for (const auto& row : in.rows) fill(*out.add_rows(), row);
+    out.set_min_games(in.min_games);
+}
+Leaderboard read(const pb::Leaderboard& in, Reader& r) {
+    Leaderboard out{r.get<Speed>(in.speed(), "leaderboard.speed"), {}, in.min_games()};
+    for (const auto& row : in.rows()) out.rows.push_back(read(row, r));
+    return out;
+}
+
 // The oneof slot each server message goes into.
 pb::Welcome* slot(pb::ServerMessage& m, const Welcome&) { return m.mutable_welcome(); }
 pb::Pong* slot(pb::ServerMessage& m, const Pong&) { return m.mutable_pong(); }
@@ -350,6 +443,10 @@ pb::ArchiveList* slot(pb::ServerMessage& m, const ArchiveList&) { return m.mutab
 pb::ArchivedGame* slot(pb::ServerMessage& m, const ArchivedGame&) { return m.mutable_archived_game(); }
 pb::LoggedIn* slot(pb::ServerMessage& m, const LoggedIn&) { return m.mutable_logged_in(); }
 pb::ResumeToken* slot(pb::ServerMessage& m, const ResumeToken&) { return m.mutable_resume_token(); }
+pb::Ping* slot(pb::ServerMessage& m, const Ping&) { return m.mutable_ping(); }
+pb::Profile* slot(pb::ServerMessage& m, const Profile&) { return m.mutable_profile(); }
+pb::Leaderboard* slot(pb::ServerMessage& m, const Leaderboard&) { return m.mutable_leaderboard(); }
+pb::RematchStarted* slot(pb::ServerMessage& m, const RematchStarted&) { return m.mutable_rematch_started(); }
 
 }  // namespace
 
@@ -407,6 +504,14 @@ ServerBody read(const pb::ServerMessage& in, Reader& r) {
             return read(in.logged_in(), r);
         case K::kResumeToken:
             return read(in.resume_token(), r);
+        case K::kPing:
+            return read(in.ping(), r);
+        case K::kProfile:
+            return read(in.profile(), r);
+        case K::kLeaderboard:
+            return read(in.leaderboard(), r);
+        case K::kRematchStarted:
+            return read(in.rematch_started(), r);
         case K::BODY_NOT_SET:
             break;
     }

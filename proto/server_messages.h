@@ -21,11 +21,6 @@ struct Welcome {
     friend bool operator==(const Welcome&, const Welcome&) = default;
 };
 
-struct Pong {
-    std::uint64_t nonce = 0;  // the Ping's
-    friend bool operator==(const Pong&, const Pong&) = default;
-};
-
 // A refused request (request_id echoed) or a session-level failure (request_id 0).
 struct Error {
     ErrorCode code = ErrorCode::Unspecified;
@@ -55,6 +50,7 @@ struct Seated {
 // A quick-match seek is waiting for a partner.
 struct Seeking {
     TimeControl time_control;
+    bool rated = false;
     friend bool operator==(const Seeking&, const Seeking&) = default;
 };
 
@@ -73,6 +69,10 @@ struct GameStarted {
     TimeControl time_control;
     std::string start_fen;
     Clock clock;
+    bool rated = false;
+    std::optional<PlayerRating> red_rating = {};
+    std::optional<PlayerRating> black_rating = {};
+    std::uint32_t spectator_delay = 0;
     friend bool operator==(const GameStarted&, const GameStarted&) = default;
 };
 
@@ -83,6 +83,7 @@ struct MoveMade {
     std::string move;           // ICCS
     Clock clock;                // after the move (increment added); the opponent's clock runs
     std::uint64_t move_id = 0;  // only in the mover's copy: acknowledges its MakeMove
+    std::uint32_t lag_credit_ms = 0;  // lag compensation given back to the mover (in `clock`)
     friend bool operator==(const MoveMade&, const MoveMade&) = default;
 };
 
@@ -126,6 +127,8 @@ struct GameEnded {
     Version version = 0;
     Outcome outcome;
     Clock clock;  // final clocks, none running
+    std::optional<RatingChange> red_change = {};  // rated games that changed ratings
+    std::optional<RatingChange> black_change = {};
     friend bool operator==(const GameEnded&, const GameEnded&) = default;
 };
 
@@ -135,6 +138,14 @@ struct GameAborted {
     std::optional<Side> side;  // who aborted; none when the server did
     std::string explanation;
     friend bool operator==(const GameAborted&, const GameAborted&) = default;
+};
+
+// In the old game, once a rematch offer was accepted: both players sit in the new game.
+struct RematchStarted {
+    GameId game_id = 0;
+    Version version = 0;
+    GameId new_game_id = 0;
+    friend bool operator==(const RematchStarted&, const RematchStarted&) = default;
 };
 
 // Unversioned room notices: the current state, which a Snapshot or Resumed also carries.
@@ -153,7 +164,7 @@ struct PlayerConnection {
 
 // A versioned event as replayed by Resumed.
 using RoomEvent = std::variant<GameStarted, MoveMade, OfferMade, OfferAnswered, TakebackApplied, ChatLine,
-                               GameEnded, GameAborted>;
+                               GameEnded, GameAborted, RematchStarted>;
 
 // Everything needed to show a game from scratch: the reply to WatchGame, and to Resume when the
 // missed events are no longer in the room's log.
@@ -173,6 +184,9 @@ struct Snapshot {
     std::uint32_t spectators = 0;
     std::optional<Side> your_side;  // the receiver's seat; none for spectators
     std::vector<ChatLine> chat;     // recent lines the receiver may see
+    bool rated = false;
+    std::uint32_t spectator_delay = 0;  // a spectator's snapshot is that many moves behind
+    GameId rematch_game_id = 0;         // the rematch, once one started
     friend bool operator==(const Snapshot&, const Snapshot&) = default;
 };
 
@@ -221,10 +235,54 @@ struct ResumeToken {
     friend bool operator==(const ResumeToken&, const ResumeToken&) = default;
 };
 
+struct RatingPoint {
+    std::int64_t at_ms = 0;  // when the game ended, Unix milliseconds
+    std::int32_t rating = 0;  // after that game
+    std::int32_t deviation = 0;
+    GameId game_id = 0;
+    friend bool operator==(const RatingPoint&, const RatingPoint&) = default;
+};
+
+struct SpeedRecord {
+    Speed speed = Speed::Blitz;
+    PlayerRating rating;  // the starting rating for a speed never played
+    std::uint32_t games = 0;  // rated games at this speed
+    std::vector<RatingPoint> history;  // oldest first; the most recent 500 at most
+    friend bool operator==(const SpeedRecord&, const SpeedRecord&) = default;
+};
+
+struct Profile {
+    std::string name;
+    bool computer = false;
+    std::int64_t created_at_ms = 0;
+    std::vector<SpeedRecord> speeds;  // one per speed, bullet to classical
+    std::uint32_t wins = 0;  // finished games, rated and casual
+    std::uint32_t draws = 0;
+    std::uint32_t losses = 0;
+    friend bool operator==(const Profile&, const Profile&) = default;
+};
+
+struct LeaderboardRow {
+    std::uint32_t rank = 0;
+    std::string name;
+    PlayerRating rating;
+    std::uint32_t games = 0;
+    bool computer = false;
+    friend bool operator==(const LeaderboardRow&, const LeaderboardRow&) = default;
+};
+
+struct Leaderboard {
+    Speed speed = Speed::Blitz;
+    std::vector<LeaderboardRow> rows;  // best first, 100 at most, no provisional ratings
+    std::uint32_t min_games = 0;       // rated games needed to appear
+    friend bool operator==(const Leaderboard&, const Leaderboard&) = default;
+};
+
 using ServerBody =
     std::variant<Welcome, Pong, Error, GameList, Seated, Seeking, Left, Snapshot, Resumed, GameStarted,
                  MoveMade, OfferMade, OfferAnswered, TakebackApplied, ChatLine, GameEnded, GameAborted,
-                 SpectatorCount, PlayerConnection, ArchiveList, ArchivedGame, LoggedIn, ResumeToken>;
+                 SpectatorCount, PlayerConnection, ArchiveList, ArchivedGame, LoggedIn, ResumeToken, Ping,
+                 Profile, Leaderboard, RematchStarted>;
 
 struct ServerMessage {
     std::uint64_t request_id = 0;  // the request this answers; 0 for pushed events

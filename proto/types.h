@@ -25,7 +25,8 @@ enum class Side : std::uint8_t { Red, Black };
 enum class ColorChoice : std::uint8_t { Random, Red, Black };
 enum class GameStatus : std::uint8_t { Waiting, Playing, Finished, Aborted };
 enum class GameResult : std::uint8_t { Ongoing, RedWins, BlackWins, Draw };
-enum class OfferKind : std::uint8_t { Draw, Takeback };
+// Rematch: after the game ended, the same time control and rated-ness with colours swapped.
+enum class OfferKind : std::uint8_t { Draw, Takeback, Rematch };
 // Players: versioned, seen by everyone in the room. Spectators: unversioned, hidden from players.
 enum class ChatChannel : std::uint8_t { Players, Spectators };
 // After the opponent's reconnection grace period ran out: take the win, or settle for a draw.
@@ -72,8 +73,14 @@ enum class ErrorCode : std::uint8_t {
     AlreadyGreeted = 36,  // a second Hello on a session: refused, nothing changes
     TooManyGames = 37,    // the address already hosts the most waiting games allowed
     BadText = 38,         // chat text with control characters (newlines, tabs, bidi overrides)
+    NoSuchAccount = 39,   // GetProfile: no account has that name
+    NoRematch = 40,       // the opponent left, or this game's rematch was already played
 };
-inline constexpr int kErrorCodeCount = 39;
+inline constexpr int kErrorCodeCount = 41;
+
+// Rating pools by estimated duration, base seconds + 40 x increment seconds (common/speed.h).
+enum class Speed : std::uint8_t { Bullet, Blitz, Rapid, Classical };
+inline constexpr int kSpeedCount = 4;
 
 // How a server treats accounts (Welcome.accounts).
 enum class AccountsMode : std::uint8_t { Optional, Required, Off };
@@ -81,6 +88,35 @@ enum class AccountsMode : std::uint8_t { Optional, Required, Off };
 std::string_view code_name(ErrorCode code);  // "unsupported_version", ...; "unspecified"
 std::string_view to_string(Side side);       // "red", "black"
 std::string_view to_string(GameResult r);    // "ongoing", "red_wins", "black_wins", "draw"
+std::string_view to_string(Speed speed);     // "bullet", "blitz", "rapid", "classical"
+
+// Both directions: the server measures round trips with its own Ping; a client keeps its
+// connection alive with one. The other side answers with the nonce at once.
+struct Ping {
+    std::uint64_t nonce = 0;
+    friend bool operator==(const Ping&, const Ping&) = default;
+};
+
+struct Pong {
+    std::uint64_t nonce = 0;  // the Ping's
+    friend bool operator==(const Pong&, const Pong&) = default;
+};
+
+// A Glicko-2 rating as shown (Glicko scale, rounded) at one speed.
+struct PlayerRating {
+    std::int32_t rating = 0;
+    std::int32_t deviation = 0;
+    bool provisional = false;  // deviation above 110: shown with a '?'
+    friend bool operator==(const PlayerRating&, const PlayerRating&) = default;
+};
+
+// One side's rating before and after a rated game.
+struct RatingChange {
+    std::int32_t before = 0;
+    std::int32_t after = 0;
+    bool provisional = false;  // after the game
+    friend bool operator==(const RatingChange&, const RatingChange&) = default;
+};
 
 // Base minutes plus a Fischer increment, with an optional cap on the time for any one move.
 struct TimeControl {
@@ -106,6 +142,9 @@ struct PlayerInfo {
     std::string name;  // "" while the seat is empty
     bool connected = false;
     std::optional<Millis> grace_ms;  // while disconnected: time before the opponent may claim
+    std::optional<PlayerRating> rating = {};  // at the game's speed; accounts only
+    std::uint32_t lag_ms = 0;                 // the server's measure of the round trip; 0: unknown
+    bool computer = false;                    // one of the server's computer opponents
     friend bool operator==(const PlayerInfo&, const PlayerInfo&) = default;
 };
 
@@ -136,6 +175,11 @@ struct GameSummary {
     std::uint32_t plies = 0;
     std::uint32_t spectators = 0;
     bool is_private = false;
+    bool rated = false;
+    std::optional<PlayerRating> host_rating = {};  // the host's, at this game's speed
+    std::optional<PlayerRating> red_rating = {};   // live games
+    std::optional<PlayerRating> black_rating = {};
+    std::uint32_t spectator_delay = 0;  // moves spectators are kept behind
     friend bool operator==(const GameSummary&, const GameSummary&) = default;
 };
 
@@ -147,6 +191,11 @@ struct ArchiveEntry {
     TimeControl time_control;
     Outcome outcome;
     std::int64_t ended_at_ms = 0;  // Unix time
+    bool rated = false;
+    std::string red_account = {};  // "" for a guest
+    std::string black_account = {};
+    std::optional<RatingChange> red_change = {};  // rated games that changed ratings
+    std::optional<RatingChange> black_change = {};
     friend bool operator==(const ArchiveEntry&, const ArchiveEntry&) = default;
 };
 

@@ -260,6 +260,11 @@ struct Connection::Impl {
             }
         }
         if (!link->welcomed) return handle_greeting(link, std::move(*message));
+        if (const auto* ping = std::get_if<proto::Ping>(&message->body)) {
+            // The server times its round trips with this: answer here, on the network thread.
+            write(link, proto::encode_frame(proto::ClientMessage{next_internal_id_++, proto::Pong{ping->nonce}}));
+            return true;
+        }
         if (std::holds_alternative<proto::Welcome>(message->body) || std::holds_alternative<proto::Pong>(message->body) ||
             message->request_id >= kInternalIds)
             return true;

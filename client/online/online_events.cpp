@@ -103,8 +103,11 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                 screen_ = Screen::Game;
             } else if constexpr (std::is_same_v<T, proto::LoggedIn>) {
                 on_logged_in(message.request_id, body);
-            } else if constexpr (std::is_same_v<T, proto::Welcome> || std::is_same_v<T, proto::Pong>) {
+            } else if constexpr (std::is_same_v<T, proto::Welcome> || std::is_same_v<T, proto::Pong> ||
+                                 std::is_same_v<T, proto::Ping>) {
                 // The connection handles these itself.
+            } else if constexpr (std::is_same_v<T, proto::Profile> || std::is_same_v<T, proto::Leaderboard>) {
+                // Not shown yet (issue 19's client work).
             } else {
                 on_event(proto::RoomEvent{body}, message.request_id, now);
             }

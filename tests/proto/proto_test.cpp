@@ -38,6 +38,25 @@ GameSummary live_game() {
                        true};
 }
 ArchiveEntry archived() { return ArchiveEntry{12, "alice", "bob", blitz(), perpetual(), 1'760'000'000'123}; }
+// A rated game between two accounts, with both sides' rating changes.
+ArchiveEntry rated_archived() {
+    ArchiveEntry e = archived();
+    e.rated = true;
+    e.red_account = "alice";
+    e.black_account = "Bob";
+    e.red_change = RatingChange{1500, 1488, true};
+    e.black_change = RatingChange{1620, 1631, false};
+    return e;
+}
+GameSummary rated_live_game() {
+    GameSummary g = live_game();
+    g.rated = true;
+    g.host_rating = PlayerRating{1812, 64, false};
+    g.red_rating = PlayerRating{1500, 350, true};
+    g.black_rating = PlayerRating{1812, 64, false};
+    g.spectator_delay = 3;
+    return g;
+}
 
 // Every versioned event, as both a pushed message and an entry of Resumed.
 std::vector<RoomEvent> all_events() {
@@ -53,6 +72,11 @@ std::vector<RoomEvent> all_events() {
         GameEnded{7, 8, perpetual(), stopped()},
         GameAborted{7, 9, std::nullopt, "Nobody moved within 30 seconds."},
         GameAborted{7, 9, Side::Black, ""},
+        GameStarted{7, 1, "alice", "bob", blitz(), kStart, awaiting_first_move(), true, PlayerRating{1500, 350, true},
+                    PlayerRating{1690, 80, false}, 2},
+        MoveMade{7, 3, 2, "h9g7", running(Side::Red), 99, 180},
+        GameEnded{7, 8, perpetual(), stopped(), RatingChange{1500, 1488, true}, RatingChange{1690, 1702, false}},
+        RematchStarted{7, 10, 31},
     };
 }
 
@@ -94,6 +118,12 @@ std::vector<ClientBody> all_client_bodies() {
         Login{"", "", std::string(64, 'a')},
         Logout{},
         ChangePassword{"old password", "new password"},
+        CreateGame{blitz(), ColorChoice::Random, false, 0, true, 5},  // rated, spectators 5 moves behind
+        QuickMatch{blitz(), true},
+        GetProfile{"Ann_1"},
+        GetLeaderboard{Speed::Bullet},
+        GetLeaderboard{Speed::Classical},
+        Pong{0x1234},
     };
 }
 
@@ -134,6 +164,14 @@ std::vector<ServerBody> all_server_bodies() {
                  Side::Black,
                  {ChatLine{8, 0, ChatChannel::Spectators, "dave", std::nullopt, "gg"}}},
         Snapshot{},
+        [] {
+            Snapshot s;
+            s.game_id = 9;
+            s.rated = true;
+            s.spectator_delay = 4;
+            s.rematch_game_id = 31;
+            return s;
+        }(),
         Resumed{7, Side::Red, all_events(), running(Side::Red), PlayerInfo{"alice", true, {}},
                 PlayerInfo{"bob", true, {}}, 2},
         SpectatorCount{7, 5},
@@ -142,6 +180,24 @@ std::vector<ServerBody> all_server_bodies() {
         ArchiveList{{archived(), archived()}, 213},
         ArchiveList{{archived()}, 200, "1700000000000.0123456789ab", true},
         ArchivedGame{archived(), kStart, {"h2e2", "h9g7"}, "[Event \"Casual\"]\n\n1. C2.5 H8+7 0-1\n"},
+        ArchiveList{{rated_archived()}, 1},
+        GameList{{}, {rated_live_game()}},
+        Seeking{blitz(), true},
+        Ping{99},
+        PlayerConnection{7, Side::Red, PlayerInfo{"alice", true, std::nullopt, PlayerRating{1450, 120, true}, 212, false}},
+        PlayerConnection{7, Side::Black, PlayerInfo{"bot level 3", true, std::nullopt, PlayerRating{1300, 60, false}, 1, true}},
+        Profile{"Ann_1",
+                false,
+                1'700'000'000'000,
+                {SpeedRecord{Speed::Blitz, PlayerRating{1523, 95, false}, 14,
+                             {RatingPoint{1'700'000'100'000, 1512, 180, 40}, RatingPoint{1'700'000'200'000, 1523, 95, 41}}},
+                 SpeedRecord{Speed::Rapid, PlayerRating{1500, 350, true}, 0, {}}},
+                9,
+                2,
+                3},
+        Leaderboard{Speed::Blitz, {LeaderboardRow{1, "Ann_1", PlayerRating{1523, 95, false}, 14, false},
+                                   LeaderboardRow{2, "bot level 8", PlayerRating{1490, 50, false}, 300, true}}, 10},
+        Error{ErrorCode::NoRematch, "your opponent left", 7, "", ""},
     };
     for (const auto& event : all_events()) {
         std::visit([&](const auto& e) { bodies.emplace_back(e); }, event);
