@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "support/test_client.h"
+#include "tls/context.h"
 
 namespace {
 
@@ -39,7 +40,11 @@ struct Options {
 
 std::unique_ptr<test::TestClient> connect(const Options& o) {
     if (o.plain) return std::make_unique<test::TestClient>(o.host, o.port, std::chrono::seconds(20));
-    return std::make_unique<test::TestClient>(test::TestClient::Tls{}, o.host, o.port, std::chrono::seconds(20));
+    // One context for the whole storm, as one client process keeps: loading the trust store per
+    // connection would cost the storm itself more CPU than the logins cost the server.
+    static const auto context = xq::tls::client_context();
+    return std::make_unique<test::TestClient>(test::TestClient::Tls{}, o.host, o.port, std::chrono::seconds(20),
+                                              context);
 }
 
 struct Tally {
