@@ -30,28 +30,36 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Waits until something accepts on 127.0.0.1:$port.
+# Waits until something accepts on 127.0.0.1:$port; fails at once if the process $pid has ended
+# (the port was taken, say: the machine is shared with other runs).
 wait_port() {
-  for _ in $(seq 100); do
+  for _ in $(seq 200); do
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
     sleep 0.05
   done
   echo "server_bench: nothing listens on port $port" >&2
   return 1
 }
 
-start() {  # server|plain|relay
-  port=$((port + 1))
-  if [[ "$1" == server || "$1" == plain ]]; then
-    local mode=()
-    [[ "$1" == plain ]] && mode=(--plain)
-    "$server_bin" --listen "127.0.0.1:$port" --db "$tmp/bench-$port.db" --discovery-port 0 --log-level warn \
-      --max-connections-per-address 20000 --max-waiting-games-per-address 0 --rate-limit 0 "${mode[@]}" 2>>"$tmp/server.log" &
-  else
-    "$relay_bin" --listen "127.0.0.1:$port" >/dev/null &
-  fi
-  pid=$!
-  wait_port
+start() {  # server|plain|relay; a port found taken is skipped (three tries)
+  for _ in 1 2 3; do
+    port=$((port + 1))
+    if [[ "$1" == server || "$1" == plain ]]; then
+      local mode=()
+      [[ "$1" == plain ]] && mode=(--plain)
+      "$server_bin" --listen "127.0.0.1:$port" --db "$tmp/bench-$port.db" --discovery-port 0 --log-level warn \
+        --max-connections-per-address 20000 --max-waiting-games-per-address 0 --rate-limit 0 "${mode[@]}" 2>>"$tmp/server.log" &
+    else
+      "$relay_bin" --listen "127.0.0.1:$port" >/dev/null &
+    fi
+    pid=$!
+    wait_port && return 0
+    stop
+  done
+  echo "server_bench: no $1 would listen (last port $port); its log:" >&2
+  tail -3 "$tmp/server.log" >&2
+  return 1
 }
 
 stop() {
