@@ -44,6 +44,9 @@ bool MemoryEngine::handshake_done() const { return SSL_is_init_finished(ssl_) ==
 
 MemoryEngine::Status MemoryEngine::read(char* buffer, std::size_t size, std::size_t& n) {
     n = 0;
+    // Nothing fed and nothing decrypted waiting: done without a call into OpenSSL (the call after
+    // each record's plaintext would otherwise only find out, at the cost of a failed read).
+    if (SSL_pending(ssl_) == 0 && BIO_ctrl_pending(in_) == 0) return Status::Done;
     ERR_clear_error();
     const int ret = SSL_read_ex(ssl_, buffer, size, &n);
     if (ret == 1) return Status::Done;
