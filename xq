@@ -60,7 +60,8 @@ usage: ./xq COMMAND [ARGS]
                            --reconnect: dropped bots resume (acked_moves_lost must be 0)
   bench perft [ROUNDS]     our perft against fairy-stockfish's (depth 5), nodes/s and ratio
   bench server [--quick]   the server under load (saturation, medium, 5,000-game capacity) against
-                           a bare length-prefixed relay; prints each row and the ratio
+                           a bare length-prefixed relay; prints each row and the ratio; saturation
+                           over TLS against plain; the capacity row again beside a login storm
   bench client [FRAMES] [--client PATH]
                            the client under Xvfb: its CPU at rest against a real server (a lobby
                            listing a live game, watching a game nobody moves in), then its frame

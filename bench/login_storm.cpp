@@ -2,15 +2,18 @@
 // seconds, each Hello then Login with a password (Argon2id on the server's password workers),
 // then closed. Meant to run beside `loadgen` during the capacity row, whose move p99 shows
 // whether the logins slowed anyone's moves (they must not: hashing is off the game loop).
-// Registers its account first (or logs in to it if it exists). Prints one JSON line.
+// Registers its account first (or logs in to it if it exists). Speaks TLS, as real clients do (a
+// full handshake per login, which is part of what a storm costs the server); --plain for a
+// --plain server. Prints one JSON line.
 //
-// usage: login_storm --server HOST:PORT [--rate N] [--seconds T] [--account NAME] [--password P]
+// usage: login_storm --server HOST:PORT [--rate N] [--seconds T] [--account NAME] [--password P] [--plain]
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "support/test_client.h"
+#include "tls/context.h"
 
 namespace {
 
@@ -31,7 +35,17 @@ struct Options {
     double seconds = 30;
     std::string account = "stormaccount";
     std::string password = "storm password";
+    bool plain = false;
 };
+
+std::unique_ptr<test::TestClient> connect(const Options& o) {
+    if (o.plain) return std::make_unique<test::TestClient>(o.host, o.port, std::chrono::seconds(20));
+    // One context for the whole storm, as one client process keeps: loading the trust store per
+    // connection would cost the storm itself more CPU than the logins cost the server.
+    static const auto context = xq::tls::client_context();
+    return std::make_unique<test::TestClient>(test::TestClient::Tls{}, o.host, o.port, std::chrono::seconds(20),
+                                              context);
+}
 
 struct Tally {
     std::mutex mutex;
@@ -42,7 +56,8 @@ struct Tally {
 void one_login(const Options& o, Tally& tally) {
     const auto start = Clock::now();
     try {
-        test::TestClient c(o.host, o.port, std::chrono::seconds(20));
+        const auto client = connect(o);
+        test::TestClient& c = *client;
         const auto welcome = c.call(proto::Hello{"login-storm", "storm"});
         if (!std::holds_alternative<proto::Welcome>(welcome.body)) throw std::runtime_error("no Welcome");
         const auto reply = c.call(proto::Login{o.account, o.password, ""});
@@ -68,24 +83,33 @@ double percentile(std::vector<double> v, double p) {
 
 int main(int argc, char** argv) {
     Options o;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    const auto usage = [] {
+        std::fprintf(stderr, "usage: login_storm --server HOST:PORT [--rate N] [--seconds T] [--account NAME] "
+                             "[--password P] [--plain]\n");
+        return 2;
+    };
+    for (int i = 1; i < argc; ++i) {
         const std::string_view flag = argv[i];
-        const std::string value = argv[i + 1];
+        if (flag == "--plain") {
+            o.plain = true;
+            continue;
+        }
+        if (i + 1 >= argc) return usage();
+        const std::string value = argv[++i];
         if (flag == "--server") {
             const auto colon = value.rfind(':');
+            if (colon == std::string::npos) return usage();
             o.host = value.substr(0, colon);
             o.port = static_cast<std::uint16_t>(std::atoi(value.c_str() + colon + 1));
         } else if (flag == "--rate") o.rate = std::atof(value.c_str());
         else if (flag == "--seconds") o.seconds = std::atof(value.c_str());
         else if (flag == "--account") o.account = value;
         else if (flag == "--password") o.password = value;
-        else {
-            std::fprintf(stderr, "usage: login_storm --server HOST:PORT [--rate N] [--seconds T] [--account NAME] [--password P]\n");
-            return 2;
-        }
+        else return usage();
     }
     try {
-        test::TestClient setup(o.host, o.port, std::chrono::seconds(20));
+        const auto client = connect(o);
+        test::TestClient& setup = *client;
         setup.call(proto::Hello{"login-storm", "storm"});
         const auto reg = setup.call(proto::Register{o.account, o.password});
         const auto* e = std::get_if<proto::Error>(&reg.body);

@@ -5,7 +5,9 @@
 # ratio of each round and their median. Every server row gets a fresh server (temporary --db) so its idle memory is a clean base.
 # Targets: "server" is xiangqi-server over TLS 1.3 (its default; loadgen speaks TLS), "plain" the same
 # server with --plain (loadgen --plain), "relay" the bare relay. The saturation row runs all three
-# in each round: TLS against plain is the cost of encryption (issue 18: target >= 0.85).
+# in each round: TLS against plain is the cost of encryption (issue 18: target >= 0.85). The last
+# row repeats the capacity row over TLS with bench/login_storm (50 password logins a second over
+# TLS, as real clients log in) running beside it: its move p99 must stay under 20 ms (issue 18).
 #
 # usage: server_bench.sh BUILD_DIR [--quick]
 set -euo pipefail
@@ -16,6 +18,8 @@ quick=0
 server_bin="$build/server/xiangqi-server"
 relay_bin="$build/bench/relay"
 loadgen="$build/bench/loadgen"
+storm_bin="$build/bench/login_storm"
+storm_seconds=0  # > 0: the next row runs a login storm this long beside its load
 tmp="$(mktemp -d)"
 port=$((20000 + RANDOM % 12000))  # below the ephemeral range (32768+)
 pid=""
@@ -26,28 +30,36 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Waits until something accepts on 127.0.0.1:$port.
+# Waits until something accepts on 127.0.0.1:$port; fails at once if the process $pid has ended
+# (the port was taken, say: the machine is shared with other runs).
 wait_port() {
-  for _ in $(seq 100); do
+  for _ in $(seq 200); do
     (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
     sleep 0.05
   done
   echo "server_bench: nothing listens on port $port" >&2
   return 1
 }
 
-start() {  # server|plain|relay
-  port=$((port + 1))
-  if [[ "$1" == server || "$1" == plain ]]; then
-    local mode=()
-    [[ "$1" == plain ]] && mode=(--plain)
-    "$server_bin" --listen "127.0.0.1:$port" --db "$tmp/bench-$port.db" --discovery-port 0 --log-level warn \
-      --max-connections-per-address 20000 --max-waiting-games-per-address 0 --rate-limit 0 "${mode[@]}" 2>>"$tmp/server.log" &
-  else
-    "$relay_bin" --listen "127.0.0.1:$port" >/dev/null &
-  fi
-  pid=$!
-  wait_port
+start() {  # server|plain|relay; a port found taken is skipped (three tries)
+  for _ in 1 2 3; do
+    port=$((port + 1))
+    if [[ "$1" == server || "$1" == plain ]]; then
+      local mode=()
+      [[ "$1" == plain ]] && mode=(--plain)
+      "$server_bin" --listen "127.0.0.1:$port" --db "$tmp/bench-$port.db" --discovery-port 0 --log-level warn \
+        --max-connections-per-address 20000 --max-waiting-games-per-address 0 --rate-limit 0 "${mode[@]}" 2>>"$tmp/server.log" &
+    else
+      "$relay_bin" --listen "127.0.0.1:$port" >/dev/null &
+    fi
+    pid=$!
+    wait_port && return 0
+    stop
+  done
+  echo "server_bench: no $1 would listen (last port $port); its log:" >&2
+  tail -3 "$tmp/server.log" >&2
+  return 1
 }
 
 stop() {
@@ -64,6 +76,11 @@ printf '%-11s %-6s %6s %4s %6s %9s %8s %8s %8s %6s %6s %5s %10s\n' \
 row() {
   local name="$1" target="$2" games="$3" spectators="$4" interval="$5" seconds="$6" json pidarg=() extra=()
   start "$target"
+  local storm_pid=""
+  if ((storm_seconds > 0)); then
+    "$storm_bin" --server "127.0.0.1:$port" --rate 50 --seconds "$storm_seconds" >"$tmp/storm.json" 2>>"$tmp/loadgen.log" &
+    storm_pid=$!
+  fi
   case "$target" in
     server) pidarg=(--server-pid "$pid") ;;
     plain) pidarg=(--server-pid "$pid") extra=(--plain) ;;
@@ -71,6 +88,7 @@ row() {
   esac
   json=$("$loadgen" --server "127.0.0.1:$port" --games "$games" --spectators "$spectators" \
     --move-interval-ms "$interval" --seconds "$seconds" "${pidarg[@]}" "${extra[@]}" 2>>"$tmp/loadgen.log") || true
+  [[ -n "$storm_pid" ]] && { wait "$storm_pid" || true; }
   stop
   if [[ -z "$json" ]]; then
     echo "server_bench: $name ($target) produced no result:" >&2
@@ -89,12 +107,15 @@ row() {
     "$(field p999_us "$json")" "$(field games_completed "$json")" "$(field errors "$json")" \
     "$(field mismatches "$json")" "$per_game"
   echo "$json" >>"$tmp/all.json"
+  [[ -n "$storm_pid" ]] && echo "login storm beside $name: $(cat "$tmp/storm.json")"
+  return 0
 }
 
+# The storm starts with the load generator and lasts its setup and its window.
 if ((quick)); then
-  sat_seconds=5 rounds=1 medium=(300 1 100 5) capacity=(1000 1 1000 10)
+  sat_seconds=5 rounds=1 medium=(300 1 100 5) capacity=(1000 1 1000 10) storm=15
 else
-  sat_seconds=6 rounds=5 medium=(1000 1 100 10) capacity=(5000 1 1000 20)
+  sat_seconds=6 rounds=5 medium=(1000 1 100 10) capacity=(5000 1 1000 20) storm=30
 fi
 
 # Saturation: 100 games, no spectators, every move sent as soon as the last one is acknowledged.
@@ -105,6 +126,9 @@ for ((r = 0; r < rounds; r++)); do
 done
 row medium server "${medium[@]}"
 row capacity server "${capacity[@]}"
+storm_seconds=$storm
+row cap+storm server "${capacity[@]}"
+storm_seconds=0
 
 # Each round's ratios pair rows run one after the other (TLS, plain, relay), so the machine's
 # drift between rounds (here the relay's figure moves by a third from one minute to the next)

@@ -5,7 +5,7 @@
 #include "proto/frame.h"
 #include "server/log/log.h"
 #include "server/net/address_group.h"
-#include "tls/asio.h"
+#include "tls/memory_engine.h"
 
 namespace xq::server {
 namespace {
@@ -81,23 +81,28 @@ std::string_view to_string(CloseReason reason) {
     return "closed";
 }
 
-// A TLS session's stream over the session's socket, and what only TLS needs. Reads take whole
-// decrypted records' worth, so a larger buffer than the plain session's small one; the 80-odd KB
-// OpenSSL and Asio hold per TLS connection dwarf it anyway.
+// A TLS session's OpenSSL over memory (tls/memory_engine.h) and its close timer. The session's
+// own reads and writes carry the ciphertext, so TLS costs no Asio operation per frame, and an
+// idle connection holds the SSL object and two small memory buffers, not Asio's 80-odd KB.
 struct Session::Tls {
-    Tls(tcp::socket& socket, tls::ssl::context& context) : stream(socket, context), shutdown_timer(socket.get_executor()) {}
-    tls::ssl::stream<tcp::socket&> stream;
+    Tls(tls::ssl::context& context, const asio::any_io_executor& executor)
+        : engine(context, tls::MemoryEngine::Role::Server), shutdown_timer(executor) {}
+    tls::MemoryEngine engine;
     asio::steady_timer shutdown_timer;
-    std::array<char, 2048> buffer{};
 };
 
 // How long a closing TLS session waits for the peer's close_notify before the socket just closes.
 constexpr auto kTlsShutdownTimeout = std::chrono::seconds(2);
 
+namespace {
+thread_local std::array<char, kReadChunk> plain_buffer;  // what a TLS read decrypted
+thread_local std::string cipher_out;                     // what a TLS write encrypted
+}  // namespace
+
 Session::Session(tcp::socket socket, std::uint64_t id, const SessionLimits& limits, SessionHandler& handler,
                  tls::ssl::context* tls)
     : socket_(std::move(socket)), id_(id), limits_(limits), handler_(handler) {
-    if (tls) tls_ = std::make_unique<Tls>(socket_, *tls);
+    if (tls) tls_ = std::make_unique<Tls>(*tls, socket_.get_executor());
     boost::system::error_code ec;
     const auto endpoint = socket_.remote_endpoint(ec);
     peer_ = ec ? "unknown" : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
@@ -111,31 +116,72 @@ Session::~Session() = default;
 
 void Session::start() {
     last_read_ = Clock::now();
-    if (!tls_) return read_small();
     // The sweep closes a handshake that takes longer than the limit (silent, slow or partial).
-    handshaking_ = true;
-    tls_->stream.async_handshake(tls::ssl::stream_base::server, [self = shared_from_this()](
-                                                                     const boost::system::error_code& ec) {
-        self->on_handshake(ec);
-    });
+    handshaking_ = tls_ != nullptr;
+    read_small();
 }
 
-void Session::on_handshake(const boost::system::error_code& ec) {
-    handshaking_ = false;
-    if (closed_ || failing_) return;
-    if (ec) {
-        log(LogLevel::Debug, "session ", id_, " TLS handshake: ", ec.message());
-        return shut(CloseReason::HandshakeFailed);
+// Ciphertext in: the handshake first, then the decrypted bytes are framed as a plain session's.
+bool Session::take_tls(std::string_view ciphertext) {
+    auto& engine = tls_->engine;
+    engine.feed(ciphertext);
+    if (handshaking_) {
+        const auto status = engine.handshake();
+        if (!send_tls()) return false;  // the handshake's reply (or the alert of a failure)
+        if (status == tls::MemoryEngine::Status::Failed) {
+            log(LogLevel::Debug, "session ", id_, " TLS handshake: ", engine.error());
+            shut(CloseReason::HandshakeFailed);
+            return false;
+        }
+        if (status != tls::MemoryEngine::Status::Done) return true;
+        handshaking_ = false;
+        last_read_ = Clock::now();
     }
-    last_read_ = Clock::now();
-    read_tls();
+    for (;;) {
+        std::size_t n = 0;
+        const auto status = engine.read(plain_buffer.data(), plain_buffer.size(), n);
+        if (n > 0) {
+            if (!take_frames(std::string_view(plain_buffer.data(), n))) return false;
+            continue;
+        }
+        if (status == tls::MemoryEngine::Status::Done) return send_tls();  // a key update's answer, say
+        if (status == tls::MemoryEngine::Status::Closed) {
+            shut(CloseReason::PeerClosed);
+        } else {
+            log(LogLevel::Debug, "session ", id_, " TLS read: ", engine.error());
+            shut(CloseReason::ReadError);
+        }
+        return false;
+    }
 }
 
-void Session::read_tls() {
-    tls_->stream.async_read_some(asio::buffer(tls_->buffer), [self = shared_from_this()](
-                                                                 const boost::system::error_code& ec, std::size_t n) {
-        if (self->took(ec, std::string_view(self->tls_->buffer.data(), n))) self->read_tls();
-    });
+// What the engine encrypted goes to the kernel now when no write is in flight, as a plain frame
+// does; what the kernel does not take is queued. False when that closed the session.
+bool Session::send_tls() {
+    auto& engine = tls_->engine;
+    const std::size_t size = engine.output_size();
+    if (size == 0) return true;
+    std::size_t sent = 0;
+    if (!writing_) {
+        cipher_out.clear();
+        engine.take_output(cipher_out);
+        boost::system::error_code ec;
+        sent = socket_.write_some(asio::buffer(cipher_out), ec);
+        if (ec && !would_block(ec)) {
+            fail(CloseReason::WriteError);
+            return false;
+        }
+        if (sent == cipher_out.size()) return true;
+    }
+    if (queued_bytes() + size - sent > limits_.max_queue_bytes || queued_frames_ >= limits_.max_queue_frames) {
+        fail(CloseReason::Overflow);
+        return false;
+    }
+    if (writing_) engine.take_output(pending_);
+    else pending_.append(std::string_view(cipher_out).substr(sent));
+    ++queued_frames_;
+    if (!writing_) start_write();
+    return true;
 }
 
 // A read, not a readiness wait: Asio tries it at once (the completion is posted, never run
@@ -170,8 +216,9 @@ bool Session::took(const boost::system::error_code& ec, std::string_view bytes) 
         shut(ended ? CloseReason::PeerClosed : CloseReason::ReadError);
         return false;
     }
-    last_read_ = Clock::now();
-    return take_frames(bytes);
+    // A handshake's bytes do not count as activity: a slowloris handshake times out all the same.
+    if (!handshaking_) last_read_ = Clock::now();
+    return tls_ ? take_tls(bytes) : take_frames(bytes);
 }
 
 bool Session::take_frames(std::string_view bytes) {
@@ -216,8 +263,16 @@ void Session::deliver(std::string_view payload) {
     const auto size = static_cast<std::uint32_t>(payload.size());
     const std::array<char, proto::kFrameHeaderBytes> header{static_cast<char>(size >> 24), static_cast<char>(size >> 16),
                                                             static_cast<char>(size >> 8), static_cast<char>(size)};
+    if (tls_) {
+        // No frame goes to a peer before its handshake: the dispatcher meets a session by its frames.
+        if (handshaking_) return;
+        if (!tls_->engine.write(std::string_view(header.data(), header.size()), payload))
+            return fail(CloseReason::WriteError);
+        send_tls();
+        return;
+    }
     std::size_t sent = 0;
-    if (!writing_ && !tls_) {
+    if (!writing_) {
         // Nothing queued: hand the frame to the kernel now, which usually takes all of it.
         const std::array<asio::const_buffer, 2> frame{asio::buffer(header), asio::buffer(payload.data(), payload.size())};
         boost::system::error_code ec;
@@ -238,8 +293,7 @@ void Session::start_write() {
     writing_ = true;
     inflight_.swap(pending_);
     auto done = [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) { self->on_written(ec); };
-    if (tls_) asio::async_write(tls_->stream, asio::buffer(inflight_), std::move(done));
-    else asio::async_write(socket_, asio::buffer(inflight_), std::move(done));
+    asio::async_write(socket_, asio::buffer(inflight_), std::move(done));
 }
 
 void Session::on_written(const boost::system::error_code& ec) {
@@ -307,20 +361,46 @@ void Session::shut(CloseReason reason) {
 
 // A clean TLS close: the pending read is cancelled, close_notify goes out, and the socket closes
 // when the peer answers with its own or after kTlsShutdownTimeout, whichever comes first (a
-// silent peer would otherwise hold the shutdown, and the socket, for ever).
+// silent peer would otherwise hold the socket for ever).
 void Session::close_tls() {
     boost::system::error_code ignored;
     socket_.cancel(ignored);
+    tls_->engine.shutdown();
+    inflight_.clear();
+    tls_->engine.take_output(inflight_);
     tls_->shutdown_timer.expires_after(kTlsShutdownTimeout);
     tls_->shutdown_timer.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
         boost::system::error_code ignore;
         if (!ec) self->socket_.close(ignore);
     });
-    tls_->stream.async_shutdown([self = shared_from_this()](const boost::system::error_code&) {
-        boost::system::error_code ignore;
-        self->tls_->shutdown_timer.cancel();
-        self->socket_.close(ignore);
+    asio::async_write(socket_, asio::buffer(inflight_),
+                      [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) {
+                          if (ec || self->tls_->engine.peer_closed()) return self->end_tls();
+                          self->drain_tls();
+                      });
+}
+
+// Reads, discarding, until the peer's close_notify (or the end of the stream, or the timer).
+void Session::drain_tls() {
+    socket_.async_read_some(asio::buffer(small_), [self = shared_from_this()](const boost::system::error_code& ec,
+                                                                               std::size_t n) {
+        if (ec) return self->end_tls();
+        auto& engine = self->tls_->engine;
+        engine.feed(std::string_view(self->small_.data(), n));
+        for (;;) {
+            std::size_t got = 0;
+            const auto status = engine.read(plain_buffer.data(), plain_buffer.size(), got);
+            if (got > 0) continue;
+            if (status == tls::MemoryEngine::Status::Done) return self->drain_tls();
+            return self->end_tls();  // close_notify, or a TLS error
+        }
     });
+}
+
+void Session::end_tls() {
+    boost::system::error_code ignored;
+    tls_->shutdown_timer.cancel();
+    socket_.close(ignored);
 }
 
 }  // namespace xq::server

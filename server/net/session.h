@@ -9,9 +9,10 @@
 // only when the kernel cannot take them. The listener calls timed_out() from one sweep timer for
 // all sessions.
 //
-// A TLS session (issue 18) runs the same framing and queue over Asio's ssl::stream, with async
-// operations only (a TLS record cannot be written or read in part without blocking): its state
-// lives behind one pointer, so the plain session stays as small and direct as before.
+// A TLS session (issue 18) runs the same reads, framing and queue over OpenSSL driven in memory
+// (tls/memory_engine.h): ciphertext is read and written as a plain session's bytes are, each
+// frame one record handed to the kernel at once. Its state lives behind one pointer, so the plain
+// session stays as small as before.
 
 #include <array>
 #include <chrono>
@@ -126,9 +127,11 @@ private:
     // Cuts the frames out of `bytes` (after any partial frame held) and hands them on. False when
     // the session stopped reading meanwhile.
     bool take_frames(std::string_view bytes);
-    void on_handshake(const boost::system::error_code& ec);
-    void read_tls();
+    bool take_tls(std::string_view ciphertext);  // as take_frames(), for a TLS session's bytes
+    bool send_tls();   // the engine's ciphertext to the kernel, or queued
     void close_tls();  // close_notify, bounded by a timer, then the socket closes
+    void drain_tls();  // reads until the peer's close_notify
+    void end_tls();
     void start_write();
     void on_written(const boost::system::error_code& ec);
     void fail(CloseReason reason);  // closes from a posted handler: safe inside a broadcast

@@ -31,9 +31,10 @@ TestClient::TestClient(const std::string& address, std::uint16_t port, std::chro
     socket_.set_option(tcp::no_delay(true));
 }
 
-TestClient::TestClient(Tls, const std::string& address, std::uint16_t port, std::chrono::milliseconds timeout)
+TestClient::TestClient(Tls, const std::string& address, std::uint16_t port, std::chrono::milliseconds timeout,
+                       std::shared_ptr<asio::ssl::context> context)
     : TestClient(address, port, timeout) {
-    tls_context_ = tls::client_context();
+    tls_context_ = context ? std::move(context) : tls::client_context();
     tls_ = std::make_unique<asio::ssl::stream<tcp::socket&>>(socket_, *tls_context_);
     auto record = std::make_shared<tls::PeerRecord>();
     tls::verify_server(*tls_, address, record);

@@ -29,9 +29,12 @@ public:
                const std::string& from);
     // Over TLS (issue 18): the handshake is done here; throws if it fails. peer_fingerprint() is the
     // certificate's the server showed (the tests compare it to the server's own).
+    // `context`: a client context to share (bench/login_storm opens hundreds of connections, and a
+    // fresh one loads the system's trust store each time: tens of ms); null makes one.
     struct Tls {};
     TestClient(Tls, const std::string& address, std::uint16_t port,
-               std::chrono::milliseconds timeout = std::chrono::seconds(5));
+               std::chrono::milliseconds timeout = std::chrono::seconds(5),
+               std::shared_ptr<boost::asio::ssl::context> context = nullptr);
     ~TestClient();
     const std::string& peer_fingerprint() const { return fingerprint_; }
 

@@ -159,6 +159,33 @@ TEST_F(TlsServerTest, TheServerClosesWithCloseNotify) {
     EXPECT_EQ(test::error_of(*error), ErrorCode::FrameTooLarge);
 }
 
+// A peer that never answers the server's close_notify does not hold the socket: the server's
+// shutdown timer (2 s) closes it, and the peer then reads the end of the TCP stream.
+TEST_F(TlsServerTest, APeerThatNeverAnswersCloseNotifyIsDropped) {
+    asio::io_context io;
+    tcp::socket socket(io);
+    socket.connect({asio::ip::make_address("127.0.0.1"), server_->port()});
+    auto context = tls::client_context();
+    asio::ssl::stream<tcp::socket&> stream(socket, *context);
+    stream.set_verify_mode(asio::ssl::verify_none);
+    stream.handshake(asio::ssl::stream_base::client);
+    asio::write(stream, asio::buffer(std::string("\xff\xff\xff\xff", 4)));
+    boost::system::error_code ec;
+    char buffer[1024];
+    while (stream.read_some(asio::buffer(buffer), ec) > 0 && !ec) {
+    }
+    ASSERT_EQ(ec, asio::error::eof) << "the server's close_notify: " << ec.message();
+    // No close_notify back: the raw socket stays open on our side and is read until the server
+    // closes it (a receive timeout far past the server's 2 s keeps a regression from hanging).
+    const timeval limit{10, 0};
+    ::setsockopt(socket.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof limit);
+    const auto t0 = Clock::now();
+    while (socket.read_some(asio::buffer(buffer), ec) > 0 && !ec) {
+    }
+    EXPECT_TRUE(ec == asio::error::eof || ec == asio::error::connection_reset) << ec.message();
+    EXPECT_LT(Clock::now() - t0, 9s) << "closed by the server, not by our receive timeout";
+}
+
 // A TCP relay that keeps every byte it passes on, both ways: the café Wi-Fi.
 class RecordingProxy {
 public:

@@ -3,6 +3,9 @@
 //    port 7777, and came from SERVER_ADDRESS.
 // 2. Connects two players and a spectator to that address, plays a five-ply checkmate, and checks
 //    all three saw the same moves and the result. Exits 0 on success, 1 with a message otherwise.
+// lan_client probe SOURCE SERVER_ADDRESS: one unicast discovery request from SOURCE (an address of
+//    this host) to SERVER_ADDRESS:7778, three tries a second apart; prints "reply" (exit 0) or
+//    "silent" (exit 3). two_hosts.sh uses it to show an off-LAN sender gets no answer.
 
 #include <poll.h>
 
@@ -97,11 +100,31 @@ std::vector<std::string> moves_until_end(TestClient& c, std::map<std::uint32_t, 
     fail("the game never ended for " + who);
 }
 
+// 0 when SERVER answers a request sent from SOURCE, 3 when it stays silent.
+int probe(const std::string& source, const std::string& server) {
+    asio::io_context io;
+    udp::socket socket(io, udp::endpoint(asio::ip::make_address(source), 0));
+    const udp::endpoint to(asio::ip::make_address(server), kDiscoveryPort);
+    for (int attempt = 0; attempt < 3; ++attempt) {
+        boost::system::error_code ec;
+        socket.send_to(asio::buffer(discovery_request()), to, 0, ec);
+        if (ec) fail("sending the discovery request from " + source + ": " + ec.message());
+        pollfd ready{socket.native_handle(), POLLIN, 0};
+        if (::poll(&ready, 1, 1000) > 0) {
+            std::cout << "reply\n";
+            return 0;
+        }
+    }
+    std::cout << "silent\n";
+    return 3;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 4 && std::string(argv[1]) == "probe") return probe(argv[2], argv[3]);
     if (argc != 4) {
-        std::cerr << "usage: lan_client BROADCAST SERVER_ADDRESS NAME\n";
+        std::cerr << "usage: lan_client BROADCAST SERVER_ADDRESS NAME | lan_client probe SOURCE SERVER_ADDRESS\n";
         return 2;
     }
     const std::string broadcast = argv[1], server = argv[2], name = argv[3];

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # LAN play across two hosts: two network namespaces joined by a veth pair. Host A runs
 # xiangqi-server; host B runs lan_client, which finds A by broadcast discovery and plays a game
-# to checkmate on it with two players and a spectator.
+# to checkmate on it with two players and a spectator. Then B sends a discovery request from an
+# address outside A's subnets (routed to B, as from beyond a router): A must not answer it, while
+# the same request from B's LAN address is answered.
 #
 #   two_hosts.sh XIANGQI_SERVER LAN_CLIENT
 #
@@ -70,4 +72,13 @@ server_pid=$!
 # lan_client repeats its broadcast until the server answers (up to 15 s).
 ip netns exec "$ns_b" "$client_bin" "$net.255" "$addr_a" "LAN host" || fail "the client on host B failed (above)"
 kill -0 "$server_pid" 2>/dev/null || fail "the server on host A died during the game"
-echo "two_hosts.sh: PASS: discovery and a full game from $ns_b ($addr_b) to $ns_a ($addr_a)"
+
+# Off the LAN: B also holds 10.77.99.2/32, which A reaches only through a route via B.
+off_lan=10.77.99.2
+ip -n "$ns_b" addr add "$off_lan/32" dev "$veth_b"
+ip -n "$ns_a" route add "$off_lan/32" via "$addr_b"
+ip netns exec "$ns_b" "$client_bin" probe "$addr_b" "$addr_a" >/dev/null || fail "no reply to a unicast request from the LAN ($addr_b)"
+status=0
+ip netns exec "$ns_b" "$client_bin" probe "$off_lan" "$addr_a" >/dev/null || status=$?
+[[ $status -eq 3 ]] || fail "the server answered a discovery request from $off_lan, which is not on its LAN (status $status)"
+echo "two_hosts.sh: PASS: discovery and a full game from $ns_b ($addr_b) to $ns_a ($addr_a); no answer to $off_lan off the LAN"
