@@ -43,8 +43,9 @@ void Dispatcher::on_frame(const std::shared_ptr<Peer>& peer, std::string_view pa
         groups_[peer->address_group()].members.insert(peer->id());
     }
     auto message = proto::decode_client(payload);
-    // Every request but a Ping spends a credit, undecodable ones too; a flooder is refused, then cut off.
-    if (!message || !std::holds_alternative<proto::Ping>(message->body)) {
+    // Every request but a Ping (or the Pong the server awaits) spends a credit, undecodable ones
+    // too; a flooder is refused, then cut off.
+    if (!message || !(std::holds_alternative<proto::Ping>(message->body) || answers_ping(client, message->body))) {
         const auto verdict = client.rate.take(config_.rate, now());
         if (verdict != RateLimiter::Verdict::Allowed) {
             // A readable envelope's id is echoed even when the body does not decode (proto/README.md).
@@ -119,6 +120,7 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
     const auto members = members_.find(id);
     if (members == members_.end()) return;
     bool answered = false;
+    bool ping = false;
     for (const Event& e : events) {
         if (std::holds_alternative<SpectatorCount>(e.body)) {
             spectators_changed(id);
@@ -129,6 +131,7 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
         // Encoded once for everyone but the asker and the mover, who get their own copies.
         const std::string shared = proto::encode({0, *body});
         const auto* move = std::get_if<MoveMade>(&e.body);
+        ping |= move || std::holds_alternative<GameStarted>(e.body);
         for (const auto& [who, role] : members->second) {
             if (!e.visible_to(role)) continue;
             const auto client = clients_.find(who);
@@ -150,6 +153,7 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
             answered |= is_asker;
         }
     }
+    if (ping) ping_players(id);
 }
 
 void Dispatcher::enter(Client& client, const RoomId& id, Role role) {

@@ -124,6 +124,13 @@ private:
         std::string account;             // the account's key once logged in; "" for a guest
         std::string session_token_hash;  // the login session Logout revokes
         bool password_work = false;      // a Register/Login/ChangePassword is being hashed
+        // Round trips (round_trips.cpp): the server's Ping awaiting its Pong, and the measure.
+        struct PendingPing {
+            std::uint64_t nonce = 0;
+            TimePoint sent;
+        };
+        std::optional<PendingPing> ping;
+        RoundTrip round_trip;
     };
     // The connections of one address group (address_group() of their peers) and what they share.
     struct Group {
@@ -193,6 +200,13 @@ private:
     // Whether `c` should not see `line` of room `id` (muted; its own lines always pass).
     bool muted_for(const Client& c, const RoomId& id, const proto::ChatLine& line, std::optional<proto::Side> own) const;
     void drop_muted(const Client& c, const RoomId& id, std::vector<proto::ChatLine>& lines, std::optional<proto::Side> own) const;
+
+    // Round trips (round_trips.cpp): a Ping to each seated player of `id` (at the start and after
+    // each move), the Pong that answers it, and whether a Pong answers the one awaited.
+    void ping_players(const RoomId& id);
+    void ping(Client& c);
+    void on_pong(Client& c, const proto::Pong& m);
+    static bool answers_ping(const Client& c, const proto::ClientBody& body);
 
     // Accounts (account_handlers.cpp).
     void on_register(Client& c, std::uint64_t rid, const proto::Register& m);

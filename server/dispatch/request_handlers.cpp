@@ -68,6 +68,8 @@ std::optional<RoomId> Dispatcher::waiting_room(const Client& c) const {
 void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
     const std::uint64_t rid = message.request_id;
     const auto& body = message.body;
+    // Not a request: never answered, so any request id will do (round_trips.cpp).
+    if (const auto* pong = std::get_if<proto::Pong>(&body)) return on_pong(c, *pong);
     // Its reply would carry 0 like a pushed event: a retried move's acknowledgement would read as
     // that event arriving twice.
     if (rid == 0)
@@ -98,7 +100,7 @@ void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
             else if constexpr (std::is_same_v<T, proto::ListArchive>) on_list_archive(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::GetArchived>) on_get_archived(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::Mute>) on_mute(c, rid, m);
-            else if constexpr (std::is_same_v<T, proto::Hello> || std::is_same_v<T, proto::Ping> ||
+            else if constexpr (std::is_same_v<T, proto::Hello> || std::is_same_v<T, proto::Ping> || std::is_same_v<T, proto::Pong> ||
                                std::is_same_v<T, proto::Register> || std::is_same_v<T, proto::Login> ||
                                std::is_same_v<T, proto::Logout> || std::is_same_v<T, proto::ChangePassword>) {
             } else on_room_request(c, rid, body);
@@ -262,7 +264,7 @@ void Dispatcher::on_move(Client& c, std::uint64_t rid, const proto::MakeMove& m)
     const auto id = wire::room_id(m.game_id);
     Room* room = id ? lobby_.find(*id) : nullptr;
     if (!room) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
-    auto done = room->move(c.peer->id(), m.move_id, static_cast<int>(m.ply), m.move, now());
+    auto done = room->move(c.peer->id(), m.move_id, static_cast<int>(m.ply), m.move, now(), c.round_trip.estimate());
     if (!done) return send(c, wire::error(rid, done.error(), m.game_id));
     // A retried move id: the original acknowledgement again, nothing played.
     if (done->duplicate) return send(c, {rid, *wire::event(*room, done->ack, true)}, &*id);

@@ -165,6 +165,7 @@ proto::Snapshot snapshot(const Room& room, TimePoint now, bool is_private, std::
     out.clock = clock(s.clocks);
     for (auto [info, seat] : {std::pair{&out.red, &s.seats[0]}, std::pair{&out.black, &s.seats[1]}}) {
         *info = {seat->name, seat->connected, std::nullopt};
+        info->lag_ms = static_cast<std::uint32_t>(seat->lag.count());
         if (seat->grace_left) info->grace_ms = static_cast<proto::Millis>(seat->grace_left->count());
     }
     if (s.result != Result::Ongoing)
@@ -191,7 +192,8 @@ std::optional<proto::RoomEvent> room_event(const Room& room, const Event& e, boo
                                           to_fen(room.game().start()), clock(body.clocks)};
             } else if constexpr (std::is_same_v<T, server::MoveMade>) {
                 return proto::MoveMade{id, v, static_cast<std::uint32_t>(body.ply), to_iccs(body.move),
-                                       clock(body.clocks), with_move_id ? body.move_id : 0};
+                                       clock(body.clocks), with_move_id ? body.move_id : 0,
+                                       static_cast<std::uint32_t>(body.lag_credit.count())};
             } else if constexpr (std::is_same_v<T, DrawOffered>) {
                 return proto::OfferMade{id, v, {proto::OfferKind::Draw, side(body.by)}};
             } else if constexpr (std::is_same_v<T, TakebackRequested>) {
@@ -235,7 +237,9 @@ std::optional<proto::ServerBody> event(const Room& room, const Event& e, bool wi
     if (const auto* count = std::get_if<server::SpectatorCount>(&e.body))
         return proto::SpectatorCount{id, static_cast<std::uint32_t>(count->count)};
     const auto connection = [&](Color c, bool connected) {
-        return proto::PlayerConnection{id, side(c), {room.seat(c).name, connected, std::nullopt}};
+        proto::PlayerConnection out{id, side(c), {room.seat(c).name, connected, std::nullopt}};
+        out.player.lag_ms = static_cast<std::uint32_t>(room.seat(c).lag.count());
+        return out;
     };
     if (const auto* c = std::get_if<server::PlayerConnection>(&e.body)) {
         auto out = connection(c->color, c->connected);

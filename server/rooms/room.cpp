@@ -75,7 +75,8 @@ std::string_view to_string(Status s) {
 }
 
 Room::Room(RoomId id, TimeControl control, RandomSource random, Position start)
-    : id_(std::move(id)), random_(std::move(random)), game_(start), clock_(control) {
+    : id_(std::move(id)), random_(std::move(random)), game_(start), clock_(control),
+      lag_quota_{LagQuota(control), LagQuota(control)} {
     clock_history_.push_back({GameClock::Duration(control.base), GameClock::Duration(control.base)});
 }
 
@@ -267,6 +268,19 @@ std::optional<Millis> Room::grace_left(Color c, TimePoint now) const {
     return std::max(Millis{}, std::chrono::ceil<Millis>(*until - now));
 }
 
+Events Room::set_lag(Color c, Millis lag, TimePoint now) {
+    Seat& s = seat_mut(c);
+    s.lag = lag;
+    Events out;
+    const Millis change = lag > s.lag_shown ? lag - s.lag_shown : s.lag_shown - lag;
+    const bool noticeable = change >= Millis{25} && change * 5 >= s.lag_shown;
+    if (!s.taken || !noticeable || (s.lag_shown_at && now - *s.lag_shown_at < kLagShownInterval)) return out;
+    s.lag_shown = lag;
+    s.lag_shown_at = now;
+    emit(out, PlayerConnection{c, s.connected, grace_left(c, now)});
+    return out;
+}
+
 Reply Room::add_spectator(ParticipantId who) {
     if (seat_of(who))
         return std::unexpected(Error{ErrorCode::AlreadySeated, "players cannot also watch their own game"});
@@ -339,7 +353,7 @@ Snapshot Room::snapshot(TimePoint now) const {
     snap.clocks = reading(now);
     for (Color c : {Color::Red, Color::Black})
         snap.seats[static_cast<std::size_t>(index_of(c))] =
-            SeatView{seat(c).taken, seat(c).name, seat(c).connected, grace_left(c, now)};
+            SeatView{seat(c).taken, seat(c).name, seat(c).connected, grace_left(c, now), seat(c).lag};
     snap.version = version_;
     snap.result = game_.result();
     snap.reason = game_.outcome().reason;

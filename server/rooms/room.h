@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "common/game.h"
+#include "server/rooms/lag_tracker.h"
 #include "server/rooms/room_types.h"
 
 namespace xq::server {
@@ -53,6 +54,9 @@ struct Seat {
     std::optional<TimePoint> away_until{};  // disconnected: when its grace period ends
     Millis away_grace{};                    // the grace period it was given
     std::string account{};                  // the player's account key; "" for a guest
+    Millis lag{};                           // its connection's measured round trip; 0: unknown
+    Millis lag_shown{};                     // as last pushed in a PlayerConnection
+    std::optional<TimePoint> lag_shown_at{};
 };
 
 struct SeatView {
@@ -60,6 +64,7 @@ struct SeatView {
     std::string name;
     bool connected = false;
     std::optional<Millis> grace_left{};  // disconnected: time left to come back (0 once run out)
+    Millis lag{};                        // measured round trip; 0: unknown
 };
 
 // What a client needs to draw the room from scratch.
@@ -162,8 +167,15 @@ public:
     Reply chat(ParticipantId who, ChatChannel channel, std::string_view text, std::string_view spectator_name = {});
 
     // Plays `iccs` for the participant's seat; `expected_ply` is the ply count the client saw.
+    // `lag` is the mover's measured round trip: lag compensation gives back up to that much of
+    // the move's time, within the seat's quota (lag_tracker.h).
     std::expected<MoveDone, Error> move(ParticipantId who, MoveId move_id, int expected_ply,
-                                        std::string_view iccs, TimePoint now);
+                                        std::string_view iccs, TimePoint now, Millis lag = {});
+    // The measured round trip of `c`'s connection. A PlayerConnection follows when it changed
+    // noticeably (25 ms and a fifth) and the last one for lag went out kLagShownInterval ago.
+    static constexpr Millis kLagShownInterval{5000};
+    Events set_lag(Color c, Millis lag, TimePoint now);
+    const LagQuota& lag_quota(Color c) const { return lag_quota_[static_cast<std::size_t>(index_of(c))]; }
     Reply resign(ParticipantId who, TimePoint now);
     Reply offer_draw(ParticipantId who, TimePoint now);
     Reply accept_draw(ParticipantId who, TimePoint now);
@@ -216,6 +228,7 @@ private:
     std::optional<Color> draw_offer_;
     std::optional<Color> takeback_by_;
     int takeback_plies_ = 0;
+    std::array<LagQuota, 2> lag_quota_;
     bool both_moved_ = false;
     Millis first_move_time_ = kFirstMoveTime;
     std::optional<TimePoint> first_move_since_;  // while a side's first move is awaited

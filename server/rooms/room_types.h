@@ -84,6 +84,7 @@ struct MoveMade {
     ClockReading clocks;  // after the increment; the opponent's clock running
     MoveId move_id;
     Color mover;
+    Millis lag_credit{};  // lag compensation given back to the mover (already in `clocks`)
 };
 struct DrawOffered {
     Color by;
