@@ -121,6 +121,9 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
     if (members == members_.end()) return;
     bool answered = false;
     bool ping = false;
+    // A delayed room's spectators get versioned events only as the delay reveals them.
+    const bool delayed = room->spectator_delay() > 0;
+    if (delayed) reveal_to_spectators(id, *room);
     for (const Event& e : events) {
         if (std::holds_alternative<SpectatorCount>(e.body)) {
             spectators_changed(id);
@@ -133,7 +136,7 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
         const auto* move = std::get_if<MoveMade>(&e.body);
         ping |= move || std::holds_alternative<GameStarted>(e.body);
         for (const auto& [who, role] : members->second) {
-            if (!e.visible_to(role)) continue;
+            if (!e.visible_to(role) || (delayed && role == Role::Spectator && e.version != 0)) continue;
             const auto client = clients_.find(who);
             if (client == clients_.end()) continue;
             const bool mover = move && room->seat_of(who) == move->mover;
@@ -154,6 +157,29 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
         }
     }
     if (ping) ping_players(id);
+}
+
+void Dispatcher::reveal_to_spectators(const RoomId& id, const Room& room) {
+    const auto sent = spectators_sent_.try_emplace(id, 0).first;
+    const std::uint64_t horizon = room.spectator_version();
+    if (sent->second >= horizon) return;
+    const auto events = room.events_since(sent->second, Role::Spectator);
+    sent->second = horizon;
+    const auto members = members_.find(id);
+    if (!events || members == members_.end()) return;
+    for (const Event& e : *events) {
+        const auto body = wire::event(room, e, false);
+        if (!body) continue;
+        const std::string bytes = proto::encode({0, *body});
+        for (const auto& [who, role] : members->second) {
+            if (role != Role::Spectator) continue;
+            const auto client = clients_.find(who);
+            if (client == clients_.end()) continue;
+            if (const auto* line = std::get_if<proto::ChatLine>(&*body); line && muted_for(client->second, id, *line, std::nullopt))
+                continue;
+            outbox_.deliver(client->second.peer, bytes, &id);
+        }
+    }
 }
 
 void Dispatcher::enter(Client& client, const RoomId& id, Role role) {
@@ -237,6 +263,7 @@ void Dispatcher::forget_room(const RoomId& id) {
     }
     private_rooms_.erase(id);
     counts_.erase(id);
+    spectators_sent_.erase(id);
     join_guard_.forget_game(id);
 }
 

@@ -32,6 +32,8 @@ namespace xq::server {
 
 // Computer opponents' levels are 1 to this (engine/levels.h, which the server does not link).
 inline constexpr std::uint32_t kMaxComputerLevel = 8;
+// CreateGame.spectator_delay is 0 to this many moves (plies).
+inline constexpr std::uint32_t kMaxSpectatorDelay = 20;
 
 struct DispatchConfig {
     std::string name = "xiangqi";  // shown in Welcome
@@ -207,6 +209,8 @@ private:
     void ping(Client& c);
     void on_pong(Client& c, const proto::Pong& m);
     static bool answers_ping(const Client& c, const proto::ClientBody& body);
+    // MakeOffer / AnswerOffer of kind REMATCH (rematch.cpp).
+    void on_rematch(Client& c, std::uint64_t rid, const RoomId& id, bool offer, bool accept);
 
     // Accounts (account_handlers.cpp).
     void on_register(Client& c, std::uint64_t rid, const proto::Register& m);
@@ -240,6 +244,10 @@ private:
     std::unordered_map<ParticipantId, Client> clients_;
     std::unordered_map<RoomId, Members> members_;
     std::set<RoomId> private_rooms_;
+    // Delayed rooms: the last event version their spectators were sent (Room::spectator_version).
+    std::unordered_map<RoomId, std::uint64_t> spectators_sent_;
+    // Sends spectators of a delayed room the events the delay now lets them see.
+    void reveal_to_spectators(const RoomId& id, const Room& room);
     std::unordered_map<std::string, Group> groups_;  // by address group
     JoinCodeGuard join_guard_;
     InlinePasswordWork inline_passwords_;

@@ -159,6 +159,9 @@ void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame
     const ColorChoice color = m.color == proto::ColorChoice::Red     ? ColorChoice::Red
                               : m.color == proto::ColorChoice::Black ? ColorChoice::Black
                                                                      : ColorChoice::Random;
+    if (m.spectator_delay > kMaxSpectatorDelay)
+        return send(c, wire::error(rid, PE::BadRequest, "a spectator delay is 0 to " +
+                                                            std::to_string(kMaxSpectatorDelay) + " moves"));
     if (m.computer_level != 0) return on_create_vs_computer(c, rid, m, *control, color);
     const std::string& group = c.peer->address_group();
     if (config_.max_waiting_per_group > 0 && c.computer_level == 0 &&
@@ -166,7 +169,8 @@ void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame
         return send(c, wire::error(rid, PE::TooManyGames,
                                    "your address already hosts " + std::to_string(config_.max_waiting_per_group) +
                                        " games waiting for an opponent: wait for one to start, or cancel one"));
-    auto created = lobby_.create({c.name, c.peer->id(), *control, color, m.is_private}, now());
+    auto created = lobby_.create(
+        {c.name, c.peer->id(), *control, color, m.is_private, static_cast<int>(m.spectator_delay)}, now());
     if (!created) return send(c, wire::error(rid, created.error()));
     if (m.is_private) private_rooms_.insert(created->id);
     enter(c, created->id, Role::Player);
@@ -253,6 +257,7 @@ void Dispatcher::on_watch(Client& c, std::uint64_t rid, const proto::WatchGame& 
     }
     const Room* room = lobby_.find(*id);
     const auto seat = room->seat_of(c.peer->id());
+    spectators_sent_.try_emplace(*id, room->spectator_version());
     enter(c, *id, seat ? Role::Player : Role::Spectator);
     auto snapshot = wire::snapshot(*room, now(), private_rooms_.contains(*id), seat);
     drop_muted(c, *id, snapshot.chat, seat ? std::optional(wire::side(*seat)) : std::nullopt);
@@ -278,6 +283,10 @@ void Dispatcher::on_room_request(Client& c, std::uint64_t rid, const proto::Clie
     if (!room) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", game));
     const ParticipantId who = c.peer->id();
     const TimePoint at = now();
+    if (const auto* o = std::get_if<proto::MakeOffer>(&body); o && o->kind == proto::OfferKind::Rematch)
+        return on_rematch(c, rid, *id, true, true);
+    if (const auto* a = std::get_if<proto::AnswerOffer>(&body); a && a->kind == proto::OfferKind::Rematch)
+        return on_rematch(c, rid, *id, false, a->accept);
     if (const auto* chat = std::get_if<proto::SendChat>(&body)) {
         // Refused, not cleaned: a line broken in two, or read right to left from its middle, could
         // pass for something someone else said.

@@ -56,6 +56,8 @@ std::string_view code_name(ErrorCode code) {
             return "wrong_join_code";
         case ErrorCode::ClaimNotAllowed:
             return "claim_not_allowed";
+        case ErrorCode::NoRematch:
+            return "no_rematch";
     }
     return "";
 }
@@ -114,6 +116,7 @@ void Room::emit(Events& out, EventBody body, Audience audience) {
     }
     Event event{++version_, audience, std::move(body)};
     log_.push_back(event);
+    note_for_spectators(event);
     if (log_.size() > kHistory) {
         // A MoveMade leaving the log may still be some seat's acknowledgement: keep that one.
         if (const auto* made = std::get_if<MoveMade>(&log_.front().body)) {
@@ -339,11 +342,11 @@ void Room::keep_chat(const Event& line) {
 std::vector<Event> Room::recent_chat(Role role) const {
     std::vector<Event> out;
     for (const Event& e : recent_chat_)
-        if (e.visible_to(role)) out.push_back(e);
+        if (e.visible_to(role) && (role == Role::Player || e.version <= spectator_version_)) out.push_back(e);
     return out;
 }
 
-Snapshot Room::snapshot(TimePoint now) const {
+Snapshot Room::snapshot(TimePoint now, Role role) const {
     Snapshot snap;
     snap.id = id_;
     snap.time_control = clock_.control();
@@ -361,16 +364,28 @@ Snapshot Room::snapshot(TimePoint now) const {
     snap.draw_offer = draw_offer_;
     snap.takeback_request = takeback_by_;
     snap.spectators = spectators_.size();
+    if (role == Role::Spectator && spectator_plies() < game_.ply_count()) {
+        // Delayed: the game as it stood spectator_plies() plies in, its clocks as they were then.
+        const auto shown = static_cast<std::size_t>(spectator_plies());
+        snap.moves.resize(shown);
+        const auto& then = clock_history_[shown];
+        snap.clocks = ClockReading{std::chrono::duration_cast<Millis>(then[0]),
+                                   std::chrono::duration_cast<Millis>(then[1]), std::nullopt};
+        snap.version = spectator_version_;
+        snap.draw_offer.reset();
+        snap.takeback_request.reset();
+    }
     return snap;
 }
 
 std::optional<Events> Room::events_since(std::uint64_t version, Role role) const {
-    if (version > version_) return std::nullopt;
+    const std::uint64_t last = role == Role::Player ? version_ : spectator_version_;
+    if (version > last) return std::nullopt;
     const std::uint64_t oldest = log_.empty() ? version_ + 1 : log_.front().version;
     if (version + 1 < oldest) return std::nullopt;
     Events out;
     for (const Event& e : log_)
-        if (e.version > version && e.visible_to(role)) out.push_back(e);
+        if (e.version > version && e.version <= last && e.visible_to(role)) out.push_back(e);
     return out;
 }
 

@@ -188,7 +188,28 @@ public:
     // side to move's first move is overdue; otherwise no events.
     Reply check_flag(TimePoint now);
 
-    Snapshot snapshot(TimePoint now) const;
+    // Rematch (room_rematch.cpp), once the game has ended with a result. Offering while the
+    // opponent's offer stands is accepting it. Refused with no_rematch when the opponent is not
+    // connected or this game's rematch was already played. The caller starts the new game after
+    // rematch_accepted() and then calls rematch_started() with its id.
+    Reply offer_rematch(ParticipantId who);
+    Reply decline_rematch(ParticipantId who);
+    // The acceptor's colour, the offer standing; changes nothing.
+    std::expected<Color, Error> rematch_accepted(ParticipantId who) const;
+    Events rematch_started(Color acceptor, RoomId game);
+    const std::optional<Color>& rematch_offer() const { return rematch_offer_; }
+    const RoomId& rematch_game() const { return rematch_game_; }
+
+    // Spectator delay (room_spectators.cpp): spectators see the game `plies` plies behind (the
+    // players' chat and offers with it) until it ends; players are not delayed. Set before play.
+    void set_spectator_delay(int plies) { spectator_delay_ = plies; }
+    int spectator_delay() const { return spectator_delay_; }
+    // The plies spectators may see, and the last event version they may see (it never goes back).
+    int spectator_plies() const;
+    std::uint64_t spectator_version() const { return spectator_version_; }
+
+    // A spectator's snapshot is the game as spectators may see it.
+    Snapshot snapshot(TimePoint now, Role role = Role::Player) const;
     // The kept chat lines (ChatLine events) `role` may see, oldest first: players see only the
     // players' channel, spectators both.
     std::vector<Event> recent_chat(Role role) const;
@@ -229,6 +250,14 @@ private:
     std::optional<Color> takeback_by_;
     int takeback_plies_ = 0;
     std::array<LagQuota, 2> lag_quota_;
+    std::optional<Color> rematch_offer_;  // who offered a rematch
+    RoomId rematch_game_;                 // the rematch, once started ("" before)
+    int spectator_delay_ = 0;
+    std::uint64_t spectator_version_ = 0;
+    std::vector<std::uint64_t> move_versions_;  // the version of each ply's MoveMade (index ply - 1)
+    // Keeps move_versions_ and spectator_version_ up to date after each versioned event.
+    void note_for_spectators(const Event& e);
+    std::expected<Color, Error> rematch_player(ParticipantId who) const;
     bool both_moved_ = false;
     Millis first_move_time_ = kFirstMoveTime;
     std::optional<TimePoint> first_move_since_;  // while a side's first move is awaited
