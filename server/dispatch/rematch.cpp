@@ -14,6 +14,13 @@ void Dispatcher::on_rematch(Client& c, std::uint64_t rid, const RoomId& id, bool
     if (!room) return send(c, wire::error(rid, proto::ErrorCode::NoSuchGame, "no such game", wire::game_id(id)));
     const ParticipantId who = c.peer->id();
     const auto us = room->seat_of(who);
+    // An opponent whose connection is no longer in the room is past the point of return, though
+    // its seat may still read as connected.
+    if (us) {
+        const auto opponent = clients_.find(room->seat(~*us).participant);
+        if (opponent == clients_.end() || !opponent->second.rooms.contains(id))
+            return send(c, wire::error(rid, proto::ErrorCode::NoRematch, "your opponent has left", wire::game_id(id)));
+    }
     if (offer && !(us && room->rematch_offer() == ~*us)) {
         auto events = room->offer_rematch(who);
         if (!events) return send(c, wire::error(rid, events.error(), wire::game_id(id)));

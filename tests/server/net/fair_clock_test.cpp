@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <random>
 #include <vector>
 
@@ -111,6 +112,10 @@ TEST_F(FairClockTest, A200msLinkDoesNotCostThePlayerTime) {
         lost += before + 2000 - acks[k].clock.red_ms;
     }
     const auto timed = static_cast<Millis>(acks.size() - 1);
+    Millis credited = 0;
+    for (std::size_t k = 1; k < acks.size(); ++k) credited += acks[k].lag_credit_ms;
+    std::printf("200 ms link, 3+2: %lld timed moves, %lld ms credited, %lld ms lost\n",
+                static_cast<long long>(timed), static_cast<long long>(credited), static_cast<long long>(lost));
     // Without compensation Red would have lost at least 200 ms a move; allow 50 ms a move for
     // processing on a machine shared with parallel builds.
     EXPECT_LT(lost, timed * 50) << "Red lost " << lost << " ms over " << timed << " timed moves";
@@ -142,6 +147,7 @@ TEST_F(FairClockTest, FakedLagGetsNoMoreThanTheQuota) {
     }
     // Four timed moves each claiming 1 s got at most 1,170 + 3 x 390 ms in all.
     EXPECT_LE(credited, 1170 + 3 * 390);
+    std::printf("1 s faked lag, 1+0: %lld ms credited over 4 timed moves\n", static_cast<long long>(credited));
     EXPECT_GT(credited, 0);  // the lag was measured and did count
     auto watcher = client("watcher");
     EXPECT_GE(as<Snapshot>(watcher->call(WatchGame{id, ""})).red.lag_ms, 1000u);

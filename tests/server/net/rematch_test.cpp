@@ -107,7 +107,7 @@ TEST_F(RematchTest, RefusedAfterAnAbortBeforeTheEndOrWhenTheOpponentLeft) {
     EXPECT_EQ(error_of(red->call(MakeOffer{created.game_id, OfferKind::Rematch})), ErrorCode::NoRematch);
 
     const GameId finished = finished_game(*red, *black).game_id;
-    black.reset();  // Bob leaves
+    black.reset();  // Bob disconnects
     red->wait_for<PlayerConnection>();
     EXPECT_EQ(error_of(red->call(MakeOffer{finished, OfferKind::Rematch})), ErrorCode::NoRematch);
 }
