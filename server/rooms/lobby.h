@@ -30,6 +30,7 @@ struct CreateGame {
     TimeControl time_control;
     ColorChoice color = ColorChoice::Random;
     bool is_private = false;
+    int spectator_delay = 0;  // plies spectators are kept behind (Room::set_spectator_delay)
 };
 
 struct Created {
@@ -64,6 +65,7 @@ struct GameListing {
     std::size_t spectators = 0;
     bool is_private = false;
     Status status = Status::Waiting;
+    int spectator_delay = 0;
 };
 
 class Lobby {
