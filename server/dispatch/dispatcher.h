@@ -132,6 +132,7 @@ private:
             TimePoint sent;
         };
         std::optional<PendingPing> ping;
+        std::optional<TimePoint> last_ping;  // when the last Ping went out
         RoundTrip round_trip;
     };
     // The connections of one address group (address_group() of their peers) and what they share.

@@ -2,7 +2,9 @@
 // after each move, so the measure is taken on the path a move takes (the MoveMade, then the
 // Ping, leave in the same turn) and is fresh when the next move's lag is credited. One Ping is
 // outstanding per connection: a client that does not answer is pinged again only after
-// kPingRetry, so the server never queues Pings to a dead link. Pongs get no reply.
+// kPingRetry, so the server never queues Pings to a dead link; and a connection is pinged at most
+// once per kPingSpacing, so fast play (premoves, a saturated server) does not pay a Ping and a
+// Pong per move for a measure that changes slowly. Pongs get no reply.
 
 #include <chrono>
 
@@ -13,6 +15,7 @@ namespace xq::server {
 namespace {
 
 constexpr auto kPingRetry = std::chrono::seconds(10);
+constexpr auto kPingSpacing = std::chrono::seconds(1);
 
 }  // namespace
 
@@ -33,6 +36,8 @@ void Dispatcher::ping_players(const RoomId& id) {
 
 void Dispatcher::ping(Client& c) {
     if (c.ping && now() - c.ping->sent < kPingRetry) return;
+    if (c.last_ping && now() - *c.last_ping < kPingSpacing) return;
+    c.last_ping = now();
     c.ping = Client::PendingPing{random_() | 1, now()};
     send(c, {0, proto::Ping{c.ping->nonce}});
 }
