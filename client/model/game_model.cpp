@@ -172,15 +172,10 @@ void GameModel::deselect() {
 std::optional<Move> GameModel::click(Square s) {
     // A click on an old position returns to the game and counts there.
     if (!follow_live_ && role_ != Role::Replay) go_live();
+    // Out of turn a player queues a premove instead (can_premove); a spectator picks up nothing.
     if (!can_move() && can_premove()) return premove_click(s);
     if (!can_move()) {
         deselect();
-        const Piece piece = positions_.back().at(s);
-        const bool mine = my_side() && piece != Piece::None && color_of(piece) == *my_side();
-        if (mine && phase_ == Phase::Playing && !result_ && !pending_) {
-            notice_ = "It is your opponent's turn.";
-            cues_.push_back(SoundCue::Refused);
-        }
         return std::nullopt;
     }
     const Position& pos = positions_.back();
