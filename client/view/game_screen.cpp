@@ -91,7 +91,7 @@ std::string GameScreen::status_line() const {
     if (!game.following_live())
         return "Move " + std::to_string(game.view_ply()) + " of " + std::to_string(game.ply_count()) +
                " — → or End returns to the game";
-    if (game.premove()) return "Premove queued: played when your opponent moves (right-click cancels)";
+    if (game.premove()) return "Premove queued (right-click cancels)";
     if (game.pending()) return "Sending your move…";
     const Color to_move = game.position_at(game.ply_count()).side_to_move();
     std::string line = side_name(to_move) + " to move";
