@@ -257,9 +257,14 @@ void OnlineClient::on_event(const proto::RoomEvent& event, std::uint64_t request
             } else if constexpr (std::is_same_v<T, proto::GameEnded>) {
                 game_.set_clock(to_clock(e.clock), now);
                 game_.finish(to_result(e.outcome));
-                if (e.red_change) game_.set_rating_change(Color::Red, change_text(e.red_change->before, e.red_change->after));
-                if (e.black_change)
-                    game_.set_rating_change(Color::Black, change_text(e.black_change->before, e.black_change->after));
+                // Each side's rating as it is now, and by how much the game moved it.
+                for (const auto& [side, change] : {std::pair{Color::Red, e.red_change}, std::pair{Color::Black, e.black_change}}) {
+                    if (!change) continue;
+                    SeatInfo seat = game_.seat(side);
+                    seat.rating = RatingView{change->after, seat.rating ? seat.rating->deviation : 0, change->provisional};
+                    game_.set_seat(side, seat, seat.received);
+                    game_.set_rating_change(side, change_text(change->before, change->after));
+                }
                 if (seated_) forget_seat(e.game_id);
             } else if constexpr (std::is_same_v<T, proto::GameAborted>) {
                 game_.finish({Result::Ongoing, "aborted",

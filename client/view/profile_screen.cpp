@@ -120,7 +120,7 @@ void ProfileScreen::draw(sf::RenderTarget& target, ui::Input& in) {
         return;
     }
     const float left_w = std::clamp(size.x * 0.3f, 250.0f, 340.0f), bottom = size.y - 30;
-    const Rect ratings{margin, top, left_w, 270};
+    const Rect ratings{margin, top, left_w, 296};
     draw_ratings(target, ratings, *m.profile);
     if (own) draw_password(target, in, {margin, ratings.y + ratings.h + gap, left_w, 156});
     const float right_x = margin + left_w + gap * 1.5f, right_w = size.x - margin - right_x;

@@ -90,7 +90,7 @@ TEST(ClientRatedEndToEnd, ProfileLeaderboardPremoveAndRematch) {
     options.name = "rated";
     options.plain = true;
     options.accounts = "optional";
-    options.extra_args = {"--rate-limit", "1000", "--rate-burst", "1000"};  // the setup's games come fast
+    options.extra_args = {"--rate-limit", "0"};  // no limit: the setup plays 73 games in seconds
     auto server = LocalServer::start(options);
     ASSERT_TRUE(server) << server.error();
     const auto port = server->port();
@@ -102,7 +102,7 @@ TEST(ClientRatedEndToEnd, ProfileLeaderboardPremoveAndRematch) {
     auto bob = account(port, "bob");
     auto cat = account(port, "cat");
     const proto::TimeControl blitz{3, 2, std::nullopt}, rapid{10, 5, std::nullopt};
-    for (int round = 0; round < 8; ++round) {
+    for (int round = 0; round < 24; ++round) {
         ASSERT_TRUE(rated_game(*ann, *bob, blitz, round % 3 == 2 ? ann.get() : bob.get()));
         ASSERT_TRUE(rated_game(*cat, *ann, blitz, round % 4 == 3 ? nullptr : cat.get()));
         ASSERT_TRUE(rated_game(*bob, *cat, round % 2 ? rapid : blitz, round % 2 ? bob.get() : cat.get()));
@@ -145,6 +145,8 @@ TEST(ClientRatedEndToEnd, ProfileLeaderboardPremoveAndRematch) {
     const auto* seated = std::get_if<proto::Seated>(&created.body);
     ASSERT_TRUE(seated);
     const auto id = seated->game_id;
+    std::this_thread::sleep_for(3500ms);  // the lobby lists it (it asks every 3 s)
+    window.screenshot("rated-lobby-open");
     std::optional<proto::GameStarted> started;
     for (int attempt = 0; attempt < 5 && !started; ++attempt) {
         std::this_thread::sleep_for(1s);  // the lobby lists it
