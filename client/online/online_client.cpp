@@ -135,6 +135,8 @@ void OnlineClient::watch(std::uint64_t id, const std::string& code) {
     if (!link_) return;
     game_id_ = id;
     seated_ = started_ = replay_ = false;
+    chat_muted_ = false;
+    rematch_game_id_ = 0;
     join_code_ = code;
     link_->send(proto::WatchGame{id, code});
 }

@@ -107,7 +107,7 @@ public:
     // (ListArchive by player, in LobbyModel::archive).
     void open_profile(const std::string& name);
     void open_leaderboard(SpeedPool speed);
-    // Back from a profile or the leaderboard to the lobby.
+    // Back from a profile or the leaderboard: to the game shown, if any, else the lobby.
     void close_page();
     // ChangePassword for the account logged in; the answer in password_status().
     void change_password(const std::string& old_password, const std::string& new_password);

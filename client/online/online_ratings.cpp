@@ -25,8 +25,10 @@ void OnlineClient::open_leaderboard(SpeedPool speed) {
     screen_ = Screen::Leaderboard;
 }
 
+// Back where the page was opened from: the game shown (a profile opened from its panel), else the lobby.
 void OnlineClient::close_page() {
-    if (screen_ == Screen::Profile || screen_ == Screen::Leaderboard) screen_ = link_ ? Screen::Lobby : Screen::Start;
+    if (screen_ != Screen::Profile && screen_ != Screen::Leaderboard) return;
+    screen_ = !link_ ? Screen::Start : game_id_ ? Screen::Game : Screen::Lobby;
 }
 
 void OnlineClient::on_profile(const proto::Profile& p) {

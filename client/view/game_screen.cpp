@@ -100,7 +100,7 @@ std::string GameScreen::status_line() const {
     return line;
 }
 
-float GameScreen::draw_player(sf::RenderTarget& target, Color side, Rect r, TimePoint now) {
+float GameScreen::draw_player(sf::RenderTarget& target, ui::Input& in, Color side, Rect r, TimePoint now) {
     const GameModel& game = ctx_.game;
     const sf::Font& font = ctx_.resources.font();
     const bool running = game.clock().running() == side && !game.result();
@@ -130,8 +130,13 @@ float GameScreen::draw_player(sf::RenderTarget& target, Color side, Rect r, Time
     const float clock_w = std::clamp(r.w * 0.34f, 84.0f, 130.0f);
     const float name_x = r.x + 20 + 2 * badge;
     const float rating_w = seat.rating ? 70 * k : 0;
-    ui::text(target, font, ui::elide(font, name, px(19), r.x + r.w - clock_w - 14 - name_x - rating_w), {name_x, r.y + 12 * k},
-             px(19), ui::color::kText);
+    const float name_w = ui::text(target, font, ui::elide(font, name, px(19), r.x + r.w - clock_w - 14 - name_x - rating_w),
+                                  {name_x, r.y + 12 * k}, px(19), ui::color::kText);
+    // An account's name opens its profile, where that leaves no live game unattended.
+    const bool live_player = game.my_side() && !game.result();
+    if (seat.rating && !live_player && !ctx_.hotseat && !ctx_.computer &&
+        in.take_click({name_x, r.y + 10 * k, name_w, 26 * k}))
+        ctx_.online.open_profile(seat.name);
     // The rating at the game's speed (and its change once a rated game ended), the measured lag.
     std::string rating = rating_text(seat.rating);
     if (!game.rating_change(side).empty()) rating += " " + game.rating_change(side);
@@ -461,9 +466,9 @@ void GameScreen::draw_panel(sf::RenderTarget& target, ui::Input& in, TimePoint n
     const Color top = ctx_.flipped ? Color::Red : Color::Black;
     const bool chat = !ctx_.hotseat && !ctx_.computer;
     const PanelLayout l = panel_layout(p, chat, offer_rows(now));
-    draw_player(target, top, l.top_player, now);
+    draw_player(target, in, top, l.top_player, now);
     draw_moves(target, in, l.moves);
-    draw_player(target, ~top, l.bottom_player, now);
+    draw_player(target, in, ~top, l.bottom_player, now);
     const std::string status = status_line();
     const bool warn = !game.notice().empty() || (game.general_in_check() && game.following_live());
     const unsigned status_size = l.status.h < 26 ? 14 : 15;

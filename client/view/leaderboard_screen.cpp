@@ -10,7 +10,7 @@ float draw_page_header(sf::RenderTarget& target, ScreenContext& ctx, ui::Input& 
     const auto size = target.getView().getSize();
     const float margin = size.x < 900 ? 12.0f : 24.0f;
     ui::box(target, {0, 0, size.x, size.y}, ui::color::kBackground);
-    if (ui::button(target, font, in, {margin, 18, 110, 36}, "← Lobby")) ctx.online.close_page();
+    if (ui::button(target, font, in, {margin, 18, 110, 36}, "← Back")) ctx.online.close_page();
     ui::text(target, font, ui::elide(font, title, 28, size.x - 2 * margin - 130), {margin + 130, 16}, 28,
              ui::color::kAccent);
     ui::text(target, font, ui::elide(font, ctx.status, 13, size.x - 2 * margin), {margin, size.y - 20}, 13,

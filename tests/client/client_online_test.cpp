@@ -1059,8 +1059,18 @@ TEST_F(ClientAccounts, RatedGameProfileLeaderboardAndPassword) {
     play(ann, "h2e2", {&ann, &bob});
     ASSERT_TRUE(eventually([&] { return ann.game.ply_count() == 2 && bob.game.ply_count() == 2; }));
     EXPECT_EQ(ann.game.moves()[1], mv("h9g7"));
+    // bob mutes the players' chat: ann's next line reaches her own screen, not his.
+    bob.online.mute_chat(true);
+    EXPECT_TRUE(bob.online.chat_muted());
+    ASSERT_TRUE(settled(bob));  // the server has taken the Mute
+    ann.online.chat("you will not hear this");
     play(ann, "h0g2", {&ann, &bob});
+    const auto said = [](const Person& p) {
+        return std::ranges::any_of(p.game.chat(), [](const ChatEntry& c) { return c.text == "you will not hear this"; });
+    };
+    ASSERT_TRUE(eventually([&] { return said(ann); }));
     play(bob, "b9c7", {&ann, &bob});
+    EXPECT_FALSE(said(bob));
     ann.online.resign();
     ASSERT_TRUE(eventually([&] { return !ann.game.rating_change(Color::Red).empty() && !bob.game.rating_change(Color::Black).empty(); }));
     EXPECT_TRUE(ann.game.rating_change(Color::Red).starts_with("-"));
