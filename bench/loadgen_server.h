@@ -85,6 +85,10 @@ private:
     std::optional<client::MirrorUpdate> follow(Slot& s, std::size_t who,
                                                const proto::RoomEvent& event);
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::Welcome&);
+    // The server measures round trips (lag compensation): answered at once, like any client.
+    void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::Ping& m) {
+        if (s.seat(who).conn) (void)send(s.seat(who), proto::Pong{m.nonce});
+    }
     // Offers, takebacks and chat only move the version on; counts, connections, ... nothing.
     template <class T>
     void on_message(Slot& s, std::size_t who, std::uint64_t, const T& m) {

@@ -42,12 +42,14 @@ void GameClock::charge(TimePoint now) {
     since_ = now;
 }
 
-void GameClock::switch_side(TimePoint now) {
-    if (state_ != State::Running) return;
+GameClock::Duration GameClock::switch_side(TimePoint now, Duration lag_credit) {
+    if (state_ != State::Running) return {};
     charge(now);
-    remaining_[slot(side_)] += control_.increment;
+    const Duration credit = std::clamp(lag_credit, Duration{}, used_on_turn_);
+    remaining_[slot(side_)] += control_.increment + credit;
     side_ = ~side_;
     used_on_turn_ = {};
+    return credit;
 }
 
 void GameClock::stop(TimePoint now) {

@@ -63,7 +63,9 @@ public:
     void start(Color side, TimePoint now);
     // The running side completed a move at `now`: charge it, add the increment, start the other
     // side. The caller checks flag_fallen(now) first: a move after the deadline is not a move.
-    void switch_side(TimePoint now);
+    // `lag_credit` (the server's lag compensation) is given back to the mover, but never more than
+    // the move took; returns what was given.
+    Duration switch_side(TimePoint now, Duration lag_credit = {});
     // Charges the running side and stops for good (game over). No increment.
     void stop(TimePoint now);
     // Freezes the running side (time and per-move allowance); resume() restarts it at `now`.

@@ -43,8 +43,9 @@ void Dispatcher::on_frame(const std::shared_ptr<Peer>& peer, std::string_view pa
         groups_[peer->address_group()].members.insert(peer->id());
     }
     auto message = proto::decode_client(payload);
-    // Every request but a Ping spends a credit, undecodable ones too; a flooder is refused, then cut off.
-    if (!message || !std::holds_alternative<proto::Ping>(message->body)) {
+    // Every request but a Ping (or the Pong the server awaits) spends a credit, undecodable ones
+    // too; a flooder is refused, then cut off.
+    if (!message || !(std::holds_alternative<proto::Ping>(message->body) || answers_ping(client, message->body))) {
         const auto verdict = client.rate.take(config_.rate, now());
         if (verdict != RateLimiter::Verdict::Allowed) {
             // A readable envelope's id is echoed even when the body does not decode (proto/README.md).
@@ -119,6 +120,10 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
     const auto members = members_.find(id);
     if (members == members_.end()) return;
     bool answered = false;
+    bool ping = false;
+    // A delayed room's spectators get versioned events only as the delay reveals them.
+    const bool delayed = room->spectator_delay() > 0;
+    if (delayed) reveal_to_spectators(id, *room);
     for (const Event& e : events) {
         if (std::holds_alternative<SpectatorCount>(e.body)) {
             spectators_changed(id);
@@ -129,8 +134,9 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
         // Encoded once for everyone but the asker and the mover, who get their own copies.
         const std::string shared = proto::encode({0, *body});
         const auto* move = std::get_if<MoveMade>(&e.body);
+        ping |= move || std::holds_alternative<GameStarted>(e.body);
         for (const auto& [who, role] : members->second) {
-            if (!e.visible_to(role)) continue;
+            if (!e.visible_to(role) || (delayed && role == Role::Spectator && e.version != 0)) continue;
             const auto client = clients_.find(who);
             if (client == clients_.end()) continue;
             const bool mover = move && room->seat_of(who) == move->mover;
@@ -148,6 +154,30 @@ void Dispatcher::broadcast(const RoomId& id, const Events& events, ParticipantId
             if (mover) std::get<proto::MoveMade>(own.body).move_id = move->move_id;
             outbox_.deliver(client->second.peer, proto::encode(own), &id, is_asker ? request_id : 0);
             answered |= is_asker;
+        }
+    }
+    if (ping) ping_players(id);
+}
+
+void Dispatcher::reveal_to_spectators(const RoomId& id, const Room& room) {
+    const auto sent = spectators_sent_.try_emplace(id, 0).first;
+    const std::uint64_t horizon = room.spectator_version();
+    if (sent->second >= horizon) return;
+    const auto events = room.events_since(sent->second, Role::Spectator);
+    sent->second = horizon;
+    const auto members = members_.find(id);
+    if (!events || members == members_.end()) return;
+    for (const Event& e : *events) {
+        const auto body = wire::event(room, e, false);
+        if (!body) continue;
+        const std::string bytes = proto::encode({0, *body});
+        for (const auto& [who, role] : members->second) {
+            if (role != Role::Spectator) continue;
+            const auto client = clients_.find(who);
+            if (client == clients_.end()) continue;
+            if (const auto* line = std::get_if<proto::ChatLine>(&*body); line && muted_for(client->second, id, *line, std::nullopt))
+                continue;
+            outbox_.deliver(client->second.peer, bytes, &id);
         }
     }
 }
@@ -237,6 +267,7 @@ void Dispatcher::forget_room(const RoomId& id) {
     }
     private_rooms_.erase(id);
     counts_.erase(id);
+    spectators_sent_.erase(id);
     join_guard_.forget_game(id);
 }
 

@@ -33,6 +33,8 @@ namespace xq::server {
 
 // Computer opponents' levels are 1 to this (engine/levels.h, which the server does not link).
 inline constexpr std::uint32_t kMaxComputerLevel = 8;
+// CreateGame.spectator_delay is 0 to this many moves (plies).
+inline constexpr std::uint32_t kMaxSpectatorDelay = 20;
 
 struct DispatchConfig {
     std::string name = "xiangqi";  // shown in Welcome
@@ -127,6 +129,13 @@ private:
         std::string account;             // the account's key once logged in; "" for a guest
         std::string session_token_hash;  // the login session Logout revokes
         bool password_work = false;      // a Register/Login/ChangePassword is being hashed
+        // Round trips (round_trips.cpp): the server's Ping awaiting its Pong, and the measure.
+        struct PendingPing {
+            std::uint64_t nonce = 0;
+            TimePoint sent;
+        };
+        std::optional<PendingPing> ping;
+        RoundTrip round_trip;
     };
     // The connections of one address group (address_group() of their peers) and what they share.
     struct Group {
@@ -199,6 +208,15 @@ private:
     bool muted_for(const Client& c, const RoomId& id, const proto::ChatLine& line, std::optional<proto::Side> own) const;
     void drop_muted(const Client& c, const RoomId& id, std::vector<proto::ChatLine>& lines, std::optional<proto::Side> own) const;
 
+    // Round trips (round_trips.cpp): a Ping to each seated player of `id` (at the start and after
+    // each move), the Pong that answers it, and whether a Pong answers the one awaited.
+    void ping_players(const RoomId& id);
+    void ping(Client& c);
+    void on_pong(Client& c, const proto::Pong& m);
+    static bool answers_ping(const Client& c, const proto::ClientBody& body);
+    // MakeOffer / AnswerOffer of kind REMATCH (rematch.cpp).
+    void on_rematch(Client& c, std::uint64_t rid, const RoomId& id, bool offer, bool accept);
+
     // Accounts (account_handlers.cpp).
     void on_register(Client& c, std::uint64_t rid, const proto::Register& m);
     void on_login(Client& c, std::uint64_t rid, const proto::Login& m);
@@ -241,6 +259,10 @@ private:
     std::unordered_map<ParticipantId, Client> clients_;
     std::unordered_map<RoomId, Members> members_;
     std::set<RoomId> private_rooms_;
+    // Delayed rooms: the last event version their spectators were sent (Room::spectator_version).
+    std::unordered_map<RoomId, std::uint64_t> spectators_sent_;
+    // Sends spectators of a delayed room the events the delay now lets them see.
+    void reveal_to_spectators(const RoomId& id, const Room& room);
     std::unordered_map<std::string, Group> groups_;  // by address group
     JoinCodeGuard join_guard_;
     InlinePasswordWork inline_passwords_;

@@ -68,6 +68,8 @@ std::optional<RoomId> Dispatcher::waiting_room(const Client& c) const {
 void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
     const std::uint64_t rid = message.request_id;
     const auto& body = message.body;
+    // Not a request: never answered, so any request id will do (round_trips.cpp).
+    if (const auto* pong = std::get_if<proto::Pong>(&body)) return on_pong(c, *pong);
     // Its reply would carry 0 like a pushed event: a retried move's acknowledgement would read as
     // that event arriving twice.
     if (rid == 0)
@@ -100,7 +102,7 @@ void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
             else if constexpr (std::is_same_v<T, proto::Mute>) on_mute(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::GetProfile>) on_get_profile(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::GetLeaderboard>) on_get_leaderboard(c, rid, m);
-            else if constexpr (std::is_same_v<T, proto::Hello> || std::is_same_v<T, proto::Ping> ||
+            else if constexpr (std::is_same_v<T, proto::Hello> || std::is_same_v<T, proto::Ping> || std::is_same_v<T, proto::Pong> ||
                                std::is_same_v<T, proto::Register> || std::is_same_v<T, proto::Login> ||
                                std::is_same_v<T, proto::Logout> || std::is_same_v<T, proto::ChangePassword>) {
             } else on_room_request(c, rid, body);
@@ -161,6 +163,9 @@ void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame
                               : m.color == proto::ColorChoice::Black ? ColorChoice::Black
                                                                      : ColorChoice::Random;
     if (refuse_rated_guest(c, rid, m.rated)) return;
+    if (m.spectator_delay > kMaxSpectatorDelay)
+        return send(c, wire::error(rid, PE::BadRequest, "a spectator delay is 0 to " +
+                                                            std::to_string(kMaxSpectatorDelay) + " moves"));
     if (m.computer_level != 0) return on_create_vs_computer(c, rid, m, *control, color);
     const std::string& group = c.peer->address_group();
     if (config_.max_waiting_per_group > 0 && c.computer_level == 0 &&
@@ -168,7 +173,8 @@ void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame
         return send(c, wire::error(rid, PE::TooManyGames,
                                    "your address already hosts " + std::to_string(config_.max_waiting_per_group) +
                                        " games waiting for an opponent: wait for one to start, or cancel one"));
-    auto created = lobby_.create({c.name, c.peer->id(), *control, color, m.is_private, m.rated}, now());
+    auto created = lobby_.create(
+        {c.name, c.peer->id(), *control, color, m.is_private, m.rated, static_cast<int>(m.spectator_delay)}, now());
     if (!created) return send(c, wire::error(rid, created.error()));
     if (m.is_private) private_rooms_.insert(created->id);
     enter(c, created->id, Role::Player);
@@ -263,6 +269,7 @@ void Dispatcher::on_watch(Client& c, std::uint64_t rid, const proto::WatchGame& 
     }
     const Room* room = lobby_.find(*id);
     const auto seat = room->seat_of(c.peer->id());
+    spectators_sent_.try_emplace(*id, room->spectator_version());
     enter(c, *id, seat ? Role::Player : Role::Spectator);
     auto snapshot = wire::snapshot(*room, now(), private_rooms_.contains(*id), seat);
     drop_muted(c, *id, snapshot.chat, seat ? std::optional(wire::side(*seat)) : std::nullopt);
@@ -274,7 +281,7 @@ void Dispatcher::on_move(Client& c, std::uint64_t rid, const proto::MakeMove& m)
     const auto id = wire::room_id(m.game_id);
     Room* room = id ? lobby_.find(*id) : nullptr;
     if (!room) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
-    auto done = room->move(c.peer->id(), m.move_id, static_cast<int>(m.ply), m.move, now());
+    auto done = room->move(c.peer->id(), m.move_id, static_cast<int>(m.ply), m.move, now(), c.round_trip.estimate());
     if (!done) return send(c, wire::error(rid, done.error(), m.game_id));
     // A retried move id: the original acknowledgement again, nothing played.
     if (done->duplicate) return send(c, {rid, *wire::event(*room, done->ack, true)}, &*id);
@@ -288,6 +295,10 @@ void Dispatcher::on_room_request(Client& c, std::uint64_t rid, const proto::Clie
     if (!room) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", game));
     const ParticipantId who = c.peer->id();
     const TimePoint at = now();
+    if (const auto* o = std::get_if<proto::MakeOffer>(&body); o && o->kind == proto::OfferKind::Rematch)
+        return on_rematch(c, rid, *id, true, true);
+    if (const auto* a = std::get_if<proto::AnswerOffer>(&body); a && a->kind == proto::OfferKind::Rematch)
+        return on_rematch(c, rid, *id, false, a->accept);
     if (const auto* chat = std::get_if<proto::SendChat>(&body)) {
         // Refused, not cleaned: a line broken in two, or read right to left from its middle, could
         // pass for something someone else said.

@@ -136,6 +136,7 @@ proto::ErrorCode error_code(ErrorCode code) {
         case ErrorCode::NoSuchGame: return P::NoSuchGame;
         case ErrorCode::WrongJoinCode: return P::WrongJoinCode;
         case ErrorCode::ClaimNotAllowed: return P::ClaimNotAllowed;
+        case ErrorCode::NoRematch: return P::NoRematch;
     }
     return P::Internal;
 }
@@ -172,11 +173,12 @@ proto::GameSummary summary(const GameListing& l) {
     s.red_rating = player_rating(l.red_rating);
     s.black_rating = player_rating(l.black_rating);
     s.host_rating = !l.red.empty() ? s.red_rating : s.black_rating;
+    s.spectator_delay = static_cast<std::uint32_t>(l.spectator_delay);
     return s;
 }
 
 proto::Snapshot snapshot(const Room& room, TimePoint now, bool is_private, std::optional<Color> your_side) {
-    const Snapshot s = room.snapshot(now);
+    const Snapshot s = room.snapshot(now, your_side ? Role::Player : Role::Spectator);
     proto::Snapshot out;
     out.game_id = game_id(s.id);
     out.version = s.version;
@@ -188,6 +190,7 @@ proto::Snapshot snapshot(const Room& room, TimePoint now, bool is_private, std::
     out.clock = clock(s.clocks);
     for (auto [info, seat] : {std::pair{&out.red, &s.seats[0]}, std::pair{&out.black, &s.seats[1]}}) {
         *info = {seat->name, seat->connected, std::nullopt};
+        info->lag_ms = static_cast<std::uint32_t>(seat->lag.count());
         if (seat->grace_left) info->grace_ms = static_cast<proto::Millis>(seat->grace_left->count());
     }
     for (Color c : {Color::Red, Color::Black}) player_extras(room, c, c == Color::Red ? out.red : out.black);
@@ -197,7 +200,10 @@ proto::Snapshot snapshot(const Room& room, TimePoint now, bool is_private, std::
                               room.game().outcome().plies);
     if (s.draw_offer) out.pending_offers.push_back({proto::OfferKind::Draw, side(*s.draw_offer)});
     if (s.takeback_request) out.pending_offers.push_back({proto::OfferKind::Takeback, side(*s.takeback_request)});
+    if (const auto by = room.rematch_offer()) out.pending_offers.push_back({proto::OfferKind::Rematch, side(*by)});
+    if (!room.rematch_game().empty()) out.rematch_game_id = game_id(room.rematch_game());
     out.spectators = static_cast<std::uint32_t>(s.spectators);
+    out.spectator_delay = static_cast<std::uint32_t>(room.spectator_delay());
     if (your_side) out.your_side = side(*your_side);
     // Only the lines this receiver may see: a player's snapshot never carries the gallery's chat.
     for (const Event& e : room.recent_chat(your_side ? Role::Player : Role::Spectator))
@@ -212,7 +218,7 @@ std::optional<proto::RoomEvent> room_event(const Room& room, const Event& e, boo
         [&](const auto& body) -> std::optional<proto::RoomEvent> {
             using T = std::decay_t<decltype(body)>;
             if constexpr (std::is_same_v<T, server::GameStarted>) {
-                return proto::GameStarted{id,
+                proto::GameStarted started{id,
                                           v,
                                           body.red,
                                           body.black,
@@ -222,9 +228,12 @@ std::optional<proto::RoomEvent> room_event(const Room& room, const Event& e, boo
                                           room.rated(),
                                           player_rating(room.seat(Color::Red).rating),
                                           player_rating(room.seat(Color::Black).rating)};
+                started.spectator_delay = static_cast<std::uint32_t>(room.spectator_delay());
+                return started;
             } else if constexpr (std::is_same_v<T, server::MoveMade>) {
                 return proto::MoveMade{id, v, static_cast<std::uint32_t>(body.ply), to_iccs(body.move),
-                                       clock(body.clocks), with_move_id ? body.move_id : 0};
+                                       clock(body.clocks), with_move_id ? body.move_id : 0,
+                                       static_cast<std::uint32_t>(body.lag_credit.count())};
             } else if constexpr (std::is_same_v<T, DrawOffered>) {
                 return proto::OfferMade{id, v, {proto::OfferKind::Draw, side(body.by)}};
             } else if constexpr (std::is_same_v<T, TakebackRequested>) {
@@ -252,6 +261,12 @@ std::optional<proto::RoomEvent> room_event(const Room& room, const Event& e, boo
                                         outcome(body.result, body.reason, body.explanation, body.ply_count, body.plies),
                                         clock(body.clocks), rating_change(body.ratings.red),
                                         rating_change(body.ratings.black)};
+            } else if constexpr (std::is_same_v<T, RematchOffered>) {
+                return proto::OfferMade{id, v, {proto::OfferKind::Rematch, side(body.by)}};
+            } else if constexpr (std::is_same_v<T, RematchAnswered>) {
+                return proto::OfferAnswered{id, v, proto::OfferKind::Rematch, side(body.by), body.accepted};
+            } else if constexpr (std::is_same_v<T, server::RematchStarted>) {
+                return proto::RematchStarted{id, v, game_id(body.game)};
             } else if constexpr (std::is_same_v<T, server::GameAborted>) {
                 return proto::GameAborted{id, v, body.by ? std::optional(side(*body.by)) : std::nullopt,
                                           body.explanation};
@@ -271,6 +286,7 @@ std::optional<proto::ServerBody> event(const Room& room, const Event& e, bool wi
     const auto connection = [&](Color c, bool connected) {
         proto::PlayerConnection out{id, side(c), {room.seat(c).name, connected, std::nullopt}};
         player_extras(room, c, out.player);
+        out.player.lag_ms = static_cast<std::uint32_t>(room.seat(c).lag.count());
         return out;
     };
     if (const auto* c = std::get_if<server::PlayerConnection>(&e.body)) {

@@ -66,6 +66,7 @@ std::expected<Created, Error> Lobby::create(CreateGame request, TimePoint now) {
     // The lobby keeps only the code's hash; the creator is told the code once (Created).
     Room& room = add_room(request.time_control, code ? std::optional<std::string>(secret_hash(*code)) : std::nullopt);
     room.set_rated(request.rated);
+    room.set_spectator_delay(request.spectator_delay);
     auto joined = room.join(color, std::move(request.name), request.who, now);
     return Created{room.id(), joined->color, joined->token, code, std::move(joined->events)};
 }
@@ -218,13 +219,15 @@ GameListing Lobby::listing(const Entry& e) const {
                        r.seat(Color::Red).name,
                        r.seat(Color::Black).name,
                        r.time_control(),
-                       r.game().ply_count(),
+                       r.spectator_plies(),  // a delayed game's listing does not run ahead of its spectators
                        r.spectator_count(),
                        e.join_code.has_value(),
                        r.status(),
                        r.rated(),
                        r.seat(Color::Red).rating,
-                       r.seat(Color::Black).rating};
+                       r.seat(Color::Black).rating,
+
+                       r.spectator_delay()};
 }
 
 std::vector<GameListing> Lobby::open_games(ParticipantId viewer) const {

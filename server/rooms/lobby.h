@@ -31,6 +31,7 @@ struct CreateGame {
     ColorChoice color = ColorChoice::Random;
     bool is_private = false;
     bool rated = false;  // accounts only (the dispatcher checks)
+    int spectator_delay = 0;  // plies spectators are kept behind (Room::set_spectator_delay)
 };
 
 struct Created {
@@ -87,6 +88,7 @@ struct GameListing {
     bool rated = false;
     std::optional<SeatRating> red_rating{};
     std::optional<SeatRating> black_rating{};
+    int spectator_delay = 0;
 };
 
 class Lobby {

@@ -56,6 +56,8 @@ std::string_view code_name(ErrorCode code) {
             return "wrong_join_code";
         case ErrorCode::ClaimNotAllowed:
             return "claim_not_allowed";
+        case ErrorCode::NoRematch:
+            return "no_rematch";
     }
     return "";
 }
@@ -75,7 +77,8 @@ std::string_view to_string(Status s) {
 }
 
 Room::Room(RoomId id, TimeControl control, RandomSource random, Position start)
-    : id_(std::move(id)), random_(std::move(random)), game_(start), clock_(control) {
+    : id_(std::move(id)), random_(std::move(random)), game_(start), clock_(control),
+      lag_quota_{LagQuota(control), LagQuota(control)} {
     clock_history_.push_back({GameClock::Duration(control.base), GameClock::Duration(control.base)});
 }
 
@@ -113,6 +116,7 @@ void Room::emit(Events& out, EventBody body, Audience audience) {
     }
     Event event{++version_, audience, std::move(body)};
     log_.push_back(event);
+    note_for_spectators(event);
     if (log_.size() > kHistory) {
         // A MoveMade leaving the log may still be some seat's acknowledgement: keep that one.
         if (const auto* made = std::get_if<MoveMade>(&log_.front().body)) {
@@ -267,6 +271,19 @@ std::optional<Millis> Room::grace_left(Color c, TimePoint now) const {
     return std::max(Millis{}, std::chrono::ceil<Millis>(*until - now));
 }
 
+Events Room::set_lag(Color c, Millis lag, TimePoint now) {
+    Seat& s = seat_mut(c);
+    s.lag = lag;
+    Events out;
+    const Millis change = lag > s.lag_shown ? lag - s.lag_shown : s.lag_shown - lag;
+    const bool noticeable = change >= Millis{25} && change * 5 >= s.lag_shown;
+    if (!s.taken || !noticeable || (s.lag_shown_at && now - *s.lag_shown_at < kLagShownInterval)) return out;
+    s.lag_shown = lag;
+    s.lag_shown_at = now;
+    emit(out, PlayerConnection{c, s.connected, grace_left(c, now)});
+    return out;
+}
+
 Reply Room::add_spectator(ParticipantId who) {
     if (seat_of(who))
         return std::unexpected(Error{ErrorCode::AlreadySeated, "players cannot also watch their own game"});
@@ -325,11 +342,11 @@ void Room::keep_chat(const Event& line) {
 std::vector<Event> Room::recent_chat(Role role) const {
     std::vector<Event> out;
     for (const Event& e : recent_chat_)
-        if (e.visible_to(role)) out.push_back(e);
+        if (e.visible_to(role) && (role == Role::Player || e.version <= spectator_version_)) out.push_back(e);
     return out;
 }
 
-Snapshot Room::snapshot(TimePoint now) const {
+Snapshot Room::snapshot(TimePoint now, Role role) const {
     Snapshot snap;
     snap.id = id_;
     snap.time_control = clock_.control();
@@ -339,7 +356,7 @@ Snapshot Room::snapshot(TimePoint now) const {
     snap.clocks = reading(now);
     for (Color c : {Color::Red, Color::Black})
         snap.seats[static_cast<std::size_t>(index_of(c))] =
-            SeatView{seat(c).taken, seat(c).name, seat(c).connected, grace_left(c, now)};
+            SeatView{seat(c).taken, seat(c).name, seat(c).connected, grace_left(c, now), seat(c).lag};
     snap.version = version_;
     snap.result = game_.result();
     snap.reason = game_.outcome().reason;
@@ -347,16 +364,28 @@ Snapshot Room::snapshot(TimePoint now) const {
     snap.draw_offer = draw_offer_;
     snap.takeback_request = takeback_by_;
     snap.spectators = spectators_.size();
+    if (role == Role::Spectator && spectator_plies() < game_.ply_count()) {
+        // Delayed: the game as it stood spectator_plies() plies in, its clocks as they were then.
+        const auto shown = static_cast<std::size_t>(spectator_plies());
+        snap.moves.resize(shown);
+        const auto& then = clock_history_[shown];
+        snap.clocks = ClockReading{std::chrono::duration_cast<Millis>(then[0]),
+                                   std::chrono::duration_cast<Millis>(then[1]), std::nullopt};
+        snap.version = spectator_version_;
+        snap.draw_offer.reset();
+        snap.takeback_request.reset();
+    }
     return snap;
 }
 
 std::optional<Events> Room::events_since(std::uint64_t version, Role role) const {
-    if (version > version_) return std::nullopt;
+    const std::uint64_t last = role == Role::Player ? version_ : spectator_version_;
+    if (version > last) return std::nullopt;
     const std::uint64_t oldest = log_.empty() ? version_ + 1 : log_.front().version;
     if (version + 1 < oldest) return std::nullopt;
     Events out;
     for (const Event& e : log_)
-        if (e.version > version && e.visible_to(role)) out.push_back(e);
+        if (e.version > version && e.version <= last && e.visible_to(role)) out.push_back(e);
     return out;
 }
 

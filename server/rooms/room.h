@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "common/game.h"
+#include "server/rooms/lag_tracker.h"
 #include "server/rooms/room_types.h"
 
 namespace xq::server {
@@ -54,6 +55,9 @@ struct Seat {
     Millis away_grace{};                    // the grace period it was given
     std::string account{};                  // the player's account key; "" for a guest
     std::optional<SeatRating> rating{};     // the account's rating at the game's speed
+    Millis lag{};                           // its connection's measured round trip; 0: unknown
+    Millis lag_shown{};                     // as last pushed in a PlayerConnection
+    std::optional<TimePoint> lag_shown_at{};
 };
 
 struct SeatView {
@@ -61,6 +65,7 @@ struct SeatView {
     std::string name;
     bool connected = false;
     std::optional<Millis> grace_left{};  // disconnected: time left to come back (0 once run out)
+    Millis lag{};                        // measured round trip; 0: unknown
 };
 
 // What a client needs to draw the room from scratch.
@@ -169,8 +174,15 @@ public:
     Reply chat(ParticipantId who, ChatChannel channel, std::string_view text, std::string_view spectator_name = {});
 
     // Plays `iccs` for the participant's seat; `expected_ply` is the ply count the client saw.
+    // `lag` is the mover's measured round trip: lag compensation gives back up to that much of
+    // the move's time, within the seat's quota (lag_tracker.h).
     std::expected<MoveDone, Error> move(ParticipantId who, MoveId move_id, int expected_ply,
-                                        std::string_view iccs, TimePoint now);
+                                        std::string_view iccs, TimePoint now, Millis lag = {});
+    // The measured round trip of `c`'s connection. A PlayerConnection follows when it changed
+    // noticeably (25 ms and a fifth) and the last one for lag went out kLagShownInterval ago.
+    static constexpr Millis kLagShownInterval{5000};
+    Events set_lag(Color c, Millis lag, TimePoint now);
+    const LagQuota& lag_quota(Color c) const { return lag_quota_[static_cast<std::size_t>(index_of(c))]; }
     Reply resign(ParticipantId who, TimePoint now);
     Reply offer_draw(ParticipantId who, TimePoint now);
     Reply accept_draw(ParticipantId who, TimePoint now);
@@ -183,7 +195,28 @@ public:
     // side to move's first move is overdue; otherwise no events.
     Reply check_flag(TimePoint now);
 
-    Snapshot snapshot(TimePoint now) const;
+    // Rematch (room_rematch.cpp), once the game has ended with a result. Offering while the
+    // opponent's offer stands is accepting it. Refused with no_rematch when the opponent is not
+    // connected or this game's rematch was already played. The caller starts the new game after
+    // rematch_accepted() and then calls rematch_started() with its id.
+    Reply offer_rematch(ParticipantId who);
+    Reply decline_rematch(ParticipantId who);
+    // The acceptor's colour, the offer standing; changes nothing.
+    std::expected<Color, Error> rematch_accepted(ParticipantId who) const;
+    Events rematch_started(Color acceptor, RoomId game);
+    const std::optional<Color>& rematch_offer() const { return rematch_offer_; }
+    const RoomId& rematch_game() const { return rematch_game_; }
+
+    // Spectator delay (room_spectators.cpp): spectators see the game `plies` plies behind (the
+    // players' chat and offers with it) until it ends; players are not delayed. Set before play.
+    void set_spectator_delay(int plies) { spectator_delay_ = plies; }
+    int spectator_delay() const { return spectator_delay_; }
+    // The plies spectators may see, and the last event version they may see (it never goes back).
+    int spectator_plies() const;
+    std::uint64_t spectator_version() const { return spectator_version_; }
+
+    // A spectator's snapshot is the game as spectators may see it.
+    Snapshot snapshot(TimePoint now, Role role = Role::Player) const;
     // The kept chat lines (ChatLine events) `role` may see, oldest first: players see only the
     // players' channel, spectators both.
     std::vector<Event> recent_chat(Role role) const;
@@ -223,6 +256,15 @@ private:
     std::optional<Color> draw_offer_;
     std::optional<Color> takeback_by_;
     int takeback_plies_ = 0;
+    std::array<LagQuota, 2> lag_quota_;
+    std::optional<Color> rematch_offer_;  // who offered a rematch
+    RoomId rematch_game_;                 // the rematch, once started ("" before)
+    int spectator_delay_ = 0;
+    std::uint64_t spectator_version_ = 0;
+    std::vector<std::uint64_t> move_versions_;  // the version of each ply's MoveMade (index ply - 1)
+    // Keeps move_versions_ and spectator_version_ up to date after each versioned event.
+    void note_for_spectators(const Event& e);
+    std::expected<Color, Error> rematch_player(ParticipantId who) const;
     bool both_moved_ = false;
     Millis first_move_time_ = kFirstMoveTime;
     std::optional<TimePoint> first_move_since_;  // while a side's first move is awaited

@@ -19,7 +19,7 @@ std::unexpected<Error> fail(ErrorCode code, std::string detail) {
 }  // namespace
 
 std::expected<MoveDone, Error> Room::move(ParticipantId who, MoveId move_id, int expected_ply,
-                                          std::string_view iccs, TimePoint now) {
+                                          std::string_view iccs, TimePoint now, Millis lag) {
     const auto seat_color = player(who);
     if (!seat_color) return std::unexpected(seat_color.error());
     const Color us = *seat_color;
@@ -50,6 +50,7 @@ std::expected<MoveDone, Error> Room::move(ParticipantId who, MoveId move_id, int
 
     [[maybe_unused]] const auto played = game_.play(*m);
     Events out;
+    Millis credit{};
     if (game_.is_over()) {
         clock_.stop(now);
         first_move_since_.reset();
@@ -60,13 +61,15 @@ std::expected<MoveDone, Error> Room::move(ParticipantId who, MoveId move_id, int
             first_move_since_.reset();
             clock_.start(game_.position().side_to_move(), now);  // both have moved: the clocks start
         } else {
-            clock_.switch_side(now);
+            LagQuota& quota = lag_quota_[seat];
+            credit = std::chrono::duration_cast<Millis>(clock_.switch_side(now, quota.offer(lag)));
+            quota.on_move(credit);
         }
         clock_history_.resize(static_cast<std::size_t>(game_.ply_count()));
         clock_history_.push_back(clock_.remaining(now));
     }
     if (game_.ply_count() >= 2) both_moved_ = true;
-    emit(out, MoveMade{game_.ply_count(), *m, reading(now), move_id, us});
+    emit(out, MoveMade{game_.ply_count(), *m, reading(now), move_id, us, credit});
     Event ack = out.back();
     acks.push_back({move_id, ack.version});
     highest_ack_id_[seat] = std::max(highest_ack_id_[seat], move_id);

@@ -46,10 +46,12 @@ std::expected<std::unique_ptr<Room>, std::string> Room::restore(RoomId id, TimeC
         room->acks_[seat].push_back({rm.move_id, rm.version});
         room->highest_ack_id_[seat] = std::max(room->highest_ack_id_[seat], rm.move_id);
         room->old_acks_.push_back(std::move(ack));
+        room->move_versions_.push_back(rm.version);
     }
     room->both_moved_ = room->game_.ply_count() >= 2;
     room->version_ = g.version;
     for (const RestoredMove& rm : g.moves) room->version_ = std::max(room->version_, rm.version);
+    room->spectator_version_ = room->version_;  // the delay is not journaled: none after a restart
     // Clocks were paused while the server was down: the side to move continues from its time at
     // the last journaled event, with a fresh per-move allowance; before both sides have moved, the
     // wait for the first move starts again.

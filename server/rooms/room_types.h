@@ -39,6 +39,7 @@ enum class ErrorCode {
     NoSuchGame,
     WrongJoinCode,
     ClaimNotAllowed,  // the opponent is connected or still within its grace period
+    NoRematch,        // the opponent is gone, or this game's rematch was already played
 };
 
 // Stable snake_case name for protocol messages and logs: "not_a_player", "banned_by_repetition".
@@ -84,6 +85,7 @@ struct MoveMade {
     ClockReading clocks;  // after the increment; the opponent's clock running
     MoveId move_id;
     Color mover;
+    Millis lag_credit{};  // lag compensation given back to the mover (already in `clocks`)
 };
 struct DrawOffered {
     Color by;
@@ -155,9 +157,23 @@ struct OfferAccepted {
     Color by;  // the side that accepted
 };
 
+// Rematch (room_rematch.cpp): offered after the game ended, declined, or accepted, when the new
+// game has started (`game` its id).
+struct RematchOffered {
+    Color by;
+};
+struct RematchAnswered {
+    Color by;  // the side that answered
+    bool accepted = false;
+};
+struct RematchStarted {
+    RoomId game;
+};
+
 using EventBody = std::variant<PlayerJoined, GameStarted, MoveMade, DrawOffered, DrawDeclined,
                                TakebackRequested, TakebackDeclined, TakebackApplied, ChatLine, GameEnded,
-                               GameAborted, SpectatorCount, PlayerConnection, OfferAccepted>;
+                               GameAborted, SpectatorCount, PlayerConnection, OfferAccepted, RematchOffered,
+                               RematchAnswered, RematchStarted>;
 
 // One entry of a room's log: versions count from 1 and every versioned event takes the next one,
 // so a client that saw version V asks for everything after V. Unversioned events have version 0.

@@ -196,10 +196,11 @@ TEST(ClientRatedEndToEnd, ProfileLeaderboardPremoveAndRematch) {
     const Rect offers = panel_layout(game_layout(kWidth, kHeight).panel, true, 1).offers;
     const float bw = std::clamp(offers.w * 0.24f, 64.0f, 94.0f);
     window.click({offers.x + offers.w - 2 * bw - 10 + bw / 2, offers.y + 5 + (offers.h - 16) / 2});
-    const auto rematch = wait_for_body<proto::RematchStarted>(*bob);
-    ASSERT_TRUE(rematch) << "ann's Accept did not start the rematch";
+    // The new game starts (Seated, GameStarted), then the old room says where it went.
     const auto new_start = wait_for_body<proto::GameStarted>(*bob);
-    ASSERT_TRUE(new_start);
+    ASSERT_TRUE(new_start) << "ann's Accept did not start the rematch";
+    const auto rematch = wait_for_body<proto::RematchStarted>(*bob);
+    ASSERT_TRUE(rematch);
     EXPECT_EQ(new_start->game_id, rematch->new_game_id);
     EXPECT_EQ(new_start->red, "ann");  // colours swapped
     EXPECT_TRUE(new_start->rated);

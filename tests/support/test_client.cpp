@@ -57,8 +57,62 @@ void TestClient::send_raw(std::string_view bytes) {
 }
 
 std::optional<proto::ServerMessage> TestClient::read_one() {
+    const auto deadline = std::chrono::steady_clock::now() + timeout_;
+    while (auto m = read_any(deadline)) {
+        const auto* ping = std::get_if<proto::Ping>(&m->body);
+        if (!ping) {
+            take_pings();
+            send_due_pongs();
+            return m;
+        }
+        pongs_due_.emplace_back(ping->nonce, std::chrono::steady_clock::now() + pong_delay_);
+    }
+    return std::nullopt;
+}
+
+void TestClient::take_pings() {
+    for (auto it = payloads_.begin(); it != payloads_.end();) {
+        auto message = proto::decode_server(*it);
+        const auto* ping = message ? std::get_if<proto::Ping>(&message->body) : nullptr;
+        if (!ping) {
+            ++it;
+            continue;
+        }
+        pongs_due_.emplace_back(ping->nonce, std::chrono::steady_clock::now() + pong_delay_);
+        it = payloads_.erase(it);
+    }
+}
+
+void TestClient::idle(std::chrono::milliseconds time) {
+    const auto deadline = std::chrono::steady_clock::now() + time;
+    while (auto m = read_any(deadline)) {
+        if (const auto* ping = std::get_if<proto::Ping>(&m->body))
+            pongs_due_.emplace_back(ping->nonce, std::chrono::steady_clock::now() + pong_delay_);
+        else
+            pending_.push_back(std::move(*m));
+    }
+    send_due_pongs();
+}
+
+std::optional<std::chrono::milliseconds> TestClient::send_due_pongs() {
+    const auto now = std::chrono::steady_clock::now();
+    while (!pongs_due_.empty() && pongs_due_.front().second <= now) {
+        send_raw(proto::encode_frame(proto::ClientMessage{0, proto::Pong{pongs_due_.front().first}}));
+        pongs_due_.pop_front();
+        ++pings_answered_;
+    }
+    if (pongs_due_.empty()) return std::nullopt;
+    return std::chrono::ceil<std::chrono::milliseconds>(pongs_due_.front().second - now);
+}
+
+std::optional<proto::ServerMessage> TestClient::read_any(std::chrono::steady_clock::time_point deadline) {
     while (payloads_.empty()) {
         if (eof_) return std::nullopt;
+        // Waits until the deadline, or until the next delayed Pong is due.
+        const auto pong_in = send_due_pongs();
+        const auto left = std::chrono::ceil<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return std::nullopt;
+        const auto wait = pong_in ? std::min(left, *pong_in) : left;
         // Asio's blocking read polls again (without a limit) when SO_RCVTIMEO expires, so the
         // timeout is a poll() before the read.
         char buffer[16384];
@@ -70,12 +124,12 @@ std::optional<proto::ServerMessage> TestClient::read_one() {
             n = tls_->read_some(asio::buffer(buffer), ec);
             if (ec == asio::error::would_block || ec == asio::error::try_again) {
                 pollfd ready{socket_.native_handle(), POLLIN, 0};
-                if (::poll(&ready, 1, static_cast<int>(timeout_.count())) <= 0) return std::nullopt;
+                ::poll(&ready, 1, static_cast<int>(wait.count()));
                 continue;
             }
         } else {
             pollfd ready{socket_.native_handle(), POLLIN, 0};
-            if (::poll(&ready, 1, static_cast<int>(timeout_.count())) <= 0) return std::nullopt;
+            if (::poll(&ready, 1, static_cast<int>(wait.count())) <= 0) continue;
             n = socket_.read_some(asio::buffer(buffer), ec);
         }
         if (ec) {

@@ -58,8 +58,21 @@ public:
     // Hello with this name; expects Welcome.
     void hello(const std::string& name);
 
+    // The server's Pings are answered with a Pong (at once, like every client of the project, or
+    // `delay` later: a client faking lag) and never show up in next()/reply().
+    void set_pong_delay(std::chrono::milliseconds delay) { pong_delay_ = delay; }
+    std::size_t pings_answered() const { return pings_answered_; }
+    // Reads for `time` (a player thinking), keeping what arrives for next() and answering Pings.
+    void idle(std::chrono::milliseconds time);
+
 private:
     std::optional<proto::ServerMessage> read_one();
+    std::optional<proto::ServerMessage> read_any(std::chrono::steady_clock::time_point deadline);
+    // Sends the Pongs that are due; the time until the next one (none: nothing queued).
+    std::optional<std::chrono::milliseconds> send_due_pongs();
+    // Takes the Pings among the frames already received, so they are answered now rather than
+    // when the test gets round to reading them.
+    void take_pings();
 
     boost::asio::io_context io_;
     boost::asio::ip::tcp::socket socket_;
@@ -72,6 +85,9 @@ private:
     std::chrono::milliseconds timeout_;
     std::uint64_t next_id_ = 1;
     bool eof_ = false;
+    std::chrono::milliseconds pong_delay_{0};
+    std::deque<std::pair<std::uint64_t, std::chrono::steady_clock::time_point>> pongs_due_;  // nonce, when
+    std::size_t pings_answered_ = 0;
 };
 
 }  // namespace xq::test
