@@ -90,6 +90,7 @@ bool ComputerGame::pump() {
     last_eval_for_computer_ = (*result)->evaluation.for_side(~side_);
     if (auto played = model_.play_local((*result)->move); !played) model_.set_notice(played.error());
     clock_.follow(model_);
+    if (const auto premove = model_.take_premove()) move(*premove);  // queued while it thought
     return true;
 }
 

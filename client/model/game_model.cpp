@@ -28,6 +28,11 @@ std::expected<void, std::string> GameModel::reset(const Position& start, std::sp
     highlights_.clear();
     offers_[0].reset();
     offers_[1].reset();
+    offers_[2].reset();
+    premove_.reset();
+    premoving_ = false;
+    changes_[0].clear();
+    changes_[1].clear();
     result_.reset();
     notice_.clear();
     texts_.clear();
@@ -49,6 +54,7 @@ void GameModel::clear_room() {
     clock_ = {};
     chat_.clear();
     spectators_ = 0;
+    rated_ = false;
 }
 
 std::expected<void, std::string> GameModel::apply_move(int ply, Move m) {
@@ -75,10 +81,8 @@ std::expected<void, std::string> GameModel::apply_move(int ply, Move m) {
     positions_.push_back(before.with_move(m));
     if (!was_pending) {
         cue_for(before, m);
-        // Another move changed the board under a selection: drop it.
-        selected_.reset();
-        dragging_.reset();
-        highlights_.clear();
+        // Another move changed the board under a selection: drop it (a queued premove stays).
+        deselect();
     }
     follow_view();
     return {};
@@ -121,6 +125,8 @@ void GameModel::finish(ResultInfo result) {
     highlights_.clear();
     offers_[0].reset();
     offers_[1].reset();
+    premove_.reset();
+    premoving_ = false;
     clock_.stop();
     cues_.push_back(SoundCue::GameEnd);
 }
@@ -157,6 +163,7 @@ void GameModel::select(Square s) {
 }
 
 void GameModel::deselect() {
+    premoving_ = false;
     selected_.reset();
     dragging_.reset();
     highlights_.clear();
@@ -165,14 +172,10 @@ void GameModel::deselect() {
 std::optional<Move> GameModel::click(Square s) {
     // A click on an old position returns to the game and counts there.
     if (!follow_live_ && role_ != Role::Replay) go_live();
+    // Out of turn a player queues a premove instead (can_premove); a spectator picks up nothing.
+    if (!can_move() && can_premove()) return premove_click(s);
     if (!can_move()) {
         deselect();
-        const Piece piece = positions_.back().at(s);
-        const bool mine = my_side() && piece != Piece::None && color_of(piece) == *my_side();
-        if (mine && phase_ == Phase::Playing && !result_ && !pending_) {
-            notice_ = "It is your opponent's turn.";
-            cues_.push_back(SoundCue::Refused);
-        }
         return std::nullopt;
     }
     const Position& pos = positions_.back();
@@ -204,6 +207,13 @@ std::optional<Move> GameModel::click(Square s) {
 }
 
 bool GameModel::begin_drag(Square s) {
+    if (!can_move() && can_premove()) {
+        const Piece piece = shown_position().at(s);
+        if (piece == Piece::None || color_of(piece) != *my_side()) return false;
+        if (selected_ != s) select_premove(s);
+        dragging_ = s;
+        return true;
+    }
     if (!can_move()) return false;
     const Position& pos = positions_.back();
     const Piece piece = pos.at(s);
@@ -218,6 +228,7 @@ std::optional<Move> GameModel::drop(std::optional<Square> s) {
     const Square from = *dragging_;
     dragging_.reset();
     if (!s || *s == from) return std::nullopt;  // dropped where it was: stays selected for a click
+    if (premoving_) return premove_click(*s);
     const auto it = std::find_if(highlights_.begin(), highlights_.end(), [&](const Highlight& h) { return h.to == *s; });
     if (it == highlights_.end() || it->kind == HighlightKind::Banned) {
         if (it != highlights_.end()) notice_ = it->reason;
@@ -227,6 +238,54 @@ std::optional<Move> GameModel::drop(std::optional<Square> s) {
     }
     deselect();
     return Move(from, *s);
+}
+
+bool GameModel::can_premove() const {
+    if (phase_ != Phase::Playing || result_ || !follow_live_ || !my_side()) return false;
+    return pending_ || positions_.back().side_to_move() != *my_side();
+}
+
+void GameModel::select_premove(Square s) {
+    // The board as shown (our unconfirmed move on it), with the player to move.
+    const Position as_mine = Position::from_board(shown_position().board(), *my_side());
+    selected_ = s;
+    premoving_ = true;
+    highlights_.clear();
+    for (Move m : pseudo_legal_moves(as_mine))
+        if (m.from() == s)
+            highlights_.push_back({m.to(), as_mine.at(m.to()) == Piece::None ? HighlightKind::Quiet : HighlightKind::Capture, {}});
+}
+
+std::optional<Move> GameModel::premove_click(Square s) {
+    const Piece piece = shown_position().at(s);
+    if (piece != Piece::None && color_of(piece) == *my_side()) {
+        premove_.reset();  // picking up a piece replaces the queued move
+        if (selected_ == s)
+            deselect();
+        else
+            select_premove(s);
+        return std::nullopt;
+    }
+    const bool target = premoving_ && std::ranges::any_of(highlights_, [&](const Highlight& h) { return h.to == s; });
+    if (target) premove_ = Move(*selected_, s);
+    else premove_.reset();  // a click elsewhere cancels
+    deselect();
+    return std::nullopt;
+}
+
+void GameModel::cancel_premove() {
+    premove_.reset();
+    if (premoving_) deselect();
+}
+
+std::optional<Move> GameModel::take_premove() {
+    if (!premove_ || !can_move()) return std::nullopt;
+    const Move m = *premove_;
+    premove_.reset();
+    if (premoving_) deselect();
+    if (!is_legal(positions_.back(), m)) return std::nullopt;
+    if (rulings_ok_ && game_.ban_for(m)) return std::nullopt;
+    return m;
 }
 
 void GameModel::begin_pending(Move m, std::uint64_t move_id) {

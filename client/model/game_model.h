@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "client/model/clock_model.h"
+#include "client/model/ratings_model.h"
 #include "common/game.h"
 #include "common/notation.h"
 
@@ -33,7 +34,8 @@ struct Highlight {
 };
 
 // A draw offer or a takeback request, pending until answered or until a move is made.
-enum class OfferType { Draw = 0, Takeback = 1 };
+// Rematch: after the game ended, the same game again with colours swapped.
+enum class OfferType { Draw = 0, Takeback = 1, Rematch = 2 };
 
 enum class SoundCue { Move, Capture, Check, GameEnd, Refused };
 
@@ -48,6 +50,8 @@ struct SeatInfo {
     bool connected = true;
     std::optional<Millis> grace_ms;  // while disconnected: time before the opponent may claim
     TimePoint received{};            // when grace_ms was true: it counts down from here
+    std::optional<RatingView> rating = {};  // at the game's speed; accounts only
+    std::uint32_t lag_ms = 0;               // the server's measure of the round trip; 0: unknown
 };
 
 struct ChatEntry {
@@ -96,6 +100,11 @@ public:
     void set_spectators(std::uint32_t count) { spectators_ = count; }
     void add_chat(ChatEntry entry);
     void set_notice(std::string text) { notice_ = std::move(text); }
+    // A rated game (ratings change with its result), and each side's change once it ended.
+    void set_rated(bool rated) { rated_ = rated; }
+    bool rated() const { return rated_; }
+    void set_rating_change(Color side, std::string change) { changes_[index_of(side)] = std::move(change); }
+    const std::string& rating_change(Color side) const { return changes_[index_of(side)]; }
     void clear_notice() { notice_.clear(); }
 
     // ---- What the player does ----
@@ -107,6 +116,15 @@ public:
     bool begin_drag(Square s);
     std::optional<Move> drop(std::optional<Square> s);
     void deselect();
+    // Premoves: while the opponent thinks (or our move is unconfirmed) the player may queue one
+    // move of its own, picked and dropped as usual; click() and drop() then return none and keep
+    // it here. Destinations are the piece's moves as if it were the player's turn.
+    bool can_premove() const;
+    const std::optional<Move>& premove() const { return premove_; }
+    void cancel_premove();
+    // After the opponent's move: the queued move, now to be sent, when it is legal (and not
+    // banned) in the new position; else it is dropped without a word. Clears the queue.
+    std::optional<Move> take_premove();
     // Marks `m` as sent and waiting for the server; the board shows it at once.
     void begin_pending(Move m, std::uint64_t move_id);
     // Plays `m` locally (hotseat): the local rules decide the result.
@@ -164,6 +182,8 @@ public:
 
 private:
     void select(Square s);
+    void select_premove(Square s);
+    std::optional<Move> premove_click(Square s);
     void follow_view();
     void cue_for(const Position& before, Move m);
 
@@ -182,7 +202,11 @@ private:
     bool follow_live_ = true;
     ClockModel clock_;
     SeatInfo seats_[2];
-    std::optional<Color> offers_[2];
+    std::optional<Color> offers_[3];
+    std::optional<Move> premove_;
+    bool premoving_ = false;  // the selection and its highlights are a premove's
+    bool rated_ = false;
+    std::string changes_[2];
     std::uint32_t spectators_ = 0;
     std::vector<ChatEntry> chat_;
     std::optional<ResultInfo> result_;

@@ -138,6 +138,7 @@ struct LobbyForms {
     Rect picker;  // the time-control picker, inside new_game
     float label_w = 0;  // a wide column labels the rows below on the left; a narrow one does not
     Rect colour_row, privacy, create;  // under the picker: Random | Red | Black, Public/Private, Create
+    Rect rated_row;  // Casual | Rated | spectator delay, between privacy and Create
     Rect quick_button;  // quick match's one button while nothing is sought
     Rect quick_match;
     Rect private_join;
@@ -154,13 +155,15 @@ inline LobbyForms lobby_forms(Rect column, float top, const TimeControlPicker& p
     const float x = column.x, w = column.w, gap = 12;
     float y = top;
     f.picker = {x + 14, y + 40, w - 28, picker.height(w - 28)};
-    const float new_game_h = 184 + f.picker.h, quick_match_h = seeking ? 106.0f : 62.0f;
+    const float new_game_h = 224 + f.picker.h, quick_match_h = seeking ? 106.0f : 62.0f;
     f.new_game = {x, y, w, new_game_h};
     f.label_w = w >= 330 ? 76 : 0;
     float row_y = f.picker.y + f.picker.h + 10;
     f.colour_row = {x + 14 + f.label_w, row_y, w - 28 - f.label_w, 32};
     row_y += 40;
     f.privacy = {f.colour_row.x, row_y, f.colour_row.w, 32};
+    row_y += 40;
+    f.rated_row = {f.colour_row.x, row_y, f.colour_row.w, 32};
     f.create = {x + 14, row_y + 44, w - 28, 38};
     y += new_game_h + gap;
     f.quick_match = {x, y, w, quick_match_h};

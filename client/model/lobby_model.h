@@ -34,6 +34,12 @@ struct LobbyGame {
     std::uint32_t plies = 0;
     std::uint32_t spectators = 0;
     bool is_private = false;
+    bool rated = false;
+    std::string host_rating;  // "1500?", at the game's speed; "" for a guest
+    std::string red_rating;   // live games
+    std::string black_rating;
+    std::uint32_t spectator_delay = 0;
+    std::string speed;        // "Blitz"
     friend bool operator==(const LobbyGame&, const LobbyGame&) = default;
 };
 

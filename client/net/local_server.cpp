@@ -154,7 +154,7 @@ std::expected<LocalServer, std::string> LocalServer::start(const LocalServerOpti
                                      "--log-level", "info",  // the ready line is logged at info
                                      // A server on this machine for its LAN: names as typed, no
                                      // accounts (a LAN party), as before accounts existed.
-                                     "--accounts", "off",
+                                     "--accounts", options.accounts,
                                      // It ends with this client, however the client ends.
                                      "--parent-pid", std::to_string(::getpid())};
     if (!options.db.empty()) {

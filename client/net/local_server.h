@@ -23,6 +23,7 @@ struct LocalServerOptions {
     std::optional<std::uint16_t> discovery_port;  // none: --discovery-port 0 (no LAN discovery)
     std::vector<std::string> extra_args;          // more server options, e.g. {"--bots", "2"}
     bool plain = false;                           // --plain: no TLS
+    std::string accounts = "off";                 // --accounts: off for a LAN party; tests of rated play use optional
 };
 
 class LocalServer {

@@ -117,12 +117,14 @@ void OnlineClient::refresh() {
     reload_held();  // another client of this user may have saved or dropped a seat
 }
 
-void OnlineClient::create(const TimeControlChoice& tc, ColorPick color, bool is_private, int computer_level) {
+void OnlineClient::create(const TimeControlChoice& tc, ColorPick color, bool is_private, int computer_level, bool rated,
+                          std::uint32_t spectator_delay) {
     if (!link_) return;
     const auto pick = color == ColorPick::Red     ? proto::ColorChoice::Red
                       : color == ColorPick::Black ? proto::ColorChoice::Black
                                                   : proto::ColorChoice::Random;
-    link_->send(proto::CreateGame{to_proto(tc), pick, is_private, static_cast<std::uint32_t>(computer_level)});
+    link_->send(proto::CreateGame{to_proto(tc), pick, is_private, static_cast<std::uint32_t>(computer_level), rated,
+                                  spectator_delay});
 }
 
 void OnlineClient::join(std::uint64_t id, const std::string& code) {
@@ -133,12 +135,14 @@ void OnlineClient::watch(std::uint64_t id, const std::string& code) {
     if (!link_) return;
     game_id_ = id;
     seated_ = started_ = replay_ = false;
+    chat_muted_ = false;
+    rematch_game_id_ = 0;
     join_code_ = code;
     link_->send(proto::WatchGame{id, code});
 }
 
-void OnlineClient::quick_match(const TimeControlChoice& tc) {
-    if (link_) link_->send(proto::QuickMatch{to_proto(tc)});
+void OnlineClient::quick_match(const TimeControlChoice& tc, bool rated) {
+    if (link_) link_->send(proto::QuickMatch{to_proto(tc), rated});
 }
 
 void OnlineClient::cancel_seek() {

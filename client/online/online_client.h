@@ -13,12 +13,14 @@
 #include "client/model/game_actions.h"
 #include "client/mirror/game_mirror.h"
 #include "client/model/lobby_model.h"
+#include "client/model/ratings_model.h"
 #include "client/net/connection.h"
 #include "client/profile/profile_store.h"
 
 namespace xq::client {
 
-enum class Screen { Start, Lobby, Game };
+// Profile and Leaderboard: pages over the lobby (online_ratings.cpp).
+enum class Screen { Start, Lobby, Game, Profile, Leaderboard };
 enum class LinkStatus { Offline, Connecting, Online, Reconnecting, Failed };
 
 class OnlineClient final : public GameActions {
@@ -78,10 +80,13 @@ public:
     void refresh();
     // `computer_level` 1-8: a game against the server's computer of that level, started at once
     // (the server refuses NO_COMPUTER when none is free); 0: wait for a person.
-    void create(const TimeControlChoice& tc, ColorPick color, bool is_private, int computer_level = 0);
+    // `rated` needs an account (the server refuses a guest); spectators of a game with a
+    // `spectator_delay` see it that many moves behind.
+    void create(const TimeControlChoice& tc, ColorPick color, bool is_private, int computer_level = 0,
+                bool rated = false, std::uint32_t spectator_delay = 0);
     void join(std::uint64_t id, const std::string& code = {});
     void watch(std::uint64_t id, const std::string& code = {});
-    void quick_match(const TimeControlChoice& tc);
+    void quick_match(const TimeControlChoice& tc, bool rated = false);
     void cancel_seek();
     // The archive's newest games, of `player` only when given (either side, any letter case); the
     // filter is kept in LobbyModel::archive_player.
@@ -95,6 +100,32 @@ public:
     // another client of this user holds it): the lobby offers to return to it.
     std::optional<SavedSeat> held_seat() const;
     void return_to_game();
+
+    // ---- Ratings, profiles, rematch, chat muting, passwords (online_ratings.cpp) ----
+    const RatingsModel& ratings() const { return ratings_; }
+    // An account's profile page: its ratings and their history (GetProfile) and its games
+    // (ListArchive by player, in LobbyModel::archive).
+    void open_profile(const std::string& name);
+    void open_leaderboard(SpeedPool speed);
+    // Back from a profile or the leaderboard: to the game shown, if any, else the lobby.
+    void close_page();
+    // ChangePassword for the account logged in; the answer in password_status().
+    void change_password(const std::string& old_password, const std::string& new_password);
+    struct PasswordStatus {
+        bool pending = false;
+        bool ok = false;
+        std::string text;  // "Password changed." or the server's reason
+    };
+    const PasswordStatus& password_status() const { return password_; }
+    // Stops (or resumes) this session's copy of the chat it can see: the players' chat for a
+    // player, the spectators' chat for a spectator.
+    void mute_chat(bool muted);
+    bool chat_muted() const { return chat_muted_; }
+    // The rematch of the game shown, once it started (for a spectator to follow); 0: none.
+    std::uint64_t rematch_game_id() const { return rematch_game_id_; }
+    void follow_rematch();
+    // A player's view: may this player offer a rematch now (the game over, no rematch yet).
+    bool can_offer_rematch() const;
 
     // ---- The game (GameActions) ----
     void move(Move m) override;
@@ -129,6 +160,12 @@ private:
     void on_logged_in(std::uint64_t request_id, const proto::LoggedIn& in);
     bool refused_login(std::uint64_t request_id, const proto::Error& error);
     void back_in_saved_seat();
+    void on_profile(const proto::Profile& profile);
+    void on_leaderboard(const proto::Leaderboard& board);
+    bool refused_page(std::uint64_t request_id, const proto::Error& error);
+    bool answered_password(std::uint64_t request_id, const proto::Error* error);
+    // The opponent's move came: a queued premove goes now if it is legal.
+    void play_premove();
 
     GameModel& game_;
     LobbyModel& lobby_;
@@ -173,6 +210,12 @@ private:
     // its seat knowing none of the ids used before: ids start from the microsecond clock.
     std::uint64_t next_move_id_;
     std::uint64_t move_request_ = 0;  // the request id of the pending move
+    RatingsModel ratings_;
+    std::uint64_t profile_request_ = 0;
+    std::uint64_t password_request_ = 0;
+    PasswordStatus password_;
+    bool chat_muted_ = false;
+    std::uint64_t rematch_game_id_ = 0;
 };
 
 }  // namespace xq::client

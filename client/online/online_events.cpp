@@ -13,7 +13,9 @@ LobbyGame to_row(const proto::GameSummary& g) {
     const char* color = g.host_color == proto::ColorChoice::Red     ? "red"
                         : g.host_color == proto::ColorChoice::Black ? "black"
                                                                     : "random";
-    return {g.game_id, g.host, g.red, g.black, color, to_choice(g.time_control), g.plies, g.spectators, g.is_private};
+    return {g.game_id, g.host, g.red, g.black, color, to_choice(g.time_control), g.plies, g.spectators, g.is_private,
+            g.rated, rating_text(to_rating(g.host_rating)), rating_text(to_rating(g.red_rating)),
+            rating_text(to_rating(g.black_rating)), g.spectator_delay, speed_name(speed_pool(to_choice(g.time_control)))};
 }
 
 std::string score(proto::GameResult r) {
@@ -102,12 +104,14 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                 archived_pgn_ = body.pgn;
                 screen_ = Screen::Game;
             } else if constexpr (std::is_same_v<T, proto::LoggedIn>) {
-                on_logged_in(message.request_id, body);
+                if (!answered_password(message.request_id, nullptr)) on_logged_in(message.request_id, body);
             } else if constexpr (std::is_same_v<T, proto::Welcome> || std::is_same_v<T, proto::Pong> ||
                                  std::is_same_v<T, proto::Ping>) {
                 // The connection handles these itself.
-            } else if constexpr (std::is_same_v<T, proto::Profile> || std::is_same_v<T, proto::Leaderboard>) {
-                // Not shown yet (issue 19's client work).
+            } else if constexpr (std::is_same_v<T, proto::Profile>) {
+                if (message.request_id == profile_request_) on_profile(body);
+            } else if constexpr (std::is_same_v<T, proto::Leaderboard>) {
+                on_leaderboard(body);
             } else {
                 on_event(proto::RoomEvent{body}, message.request_id, now);
             }
@@ -129,6 +133,7 @@ void OnlineClient::on_error(std::uint64_t request_id, const proto::Error& error)
         return;
     }
     if (refused_resume(request_id, error)) return;
+    if (answered_password(request_id, &error) || refused_page(request_id, error)) return;
     if (refused_login(request_id, error)) return;
     if (error.code == proto::ErrorCode::BadToken || error.code == proto::ErrorCode::NoSuchGame) {
         if (screen_ == Screen::Game && !replay_ && game_id_ && error.game_id == *game_id_) {
@@ -176,6 +181,8 @@ void OnlineClient::on_snapshot(const proto::Snapshot& s, TimePoint now) {
     game_.set_seat(Color::Black, to_seat(s.black));
     game_.set_clock(to_clock(s.clock), now);
     game_.set_spectators(s.spectators);
+    game_.set_rated(s.rated);
+    rematch_game_id_ = s.rematch_game_id;
     for (const auto& o : s.pending_offers) game_.set_offer(to_offer(o.kind), to_color(o.side));
     for (const auto& line : s.chat)
         game_.add_chat({line.from, line.text, line.channel == proto::ChatChannel::Spectators, to_color(line.side)});
@@ -211,9 +218,13 @@ void OnlineClient::on_event(const proto::RoomEvent& event, std::uint64_t request
                 const Role role = game_.role();
                 (void)game_.reset(mirror_.start(), {}, role);
                 game_.set_phase(Phase::Playing);
-                game_.set_seat(Color::Red, {e.red, true, std::nullopt});
-                game_.set_seat(Color::Black, {e.black, true, std::nullopt});
+                // Ratings from the start; lag arrives with PlayerConnection.
+                game_.set_seat(Color::Red, {e.red, true, std::nullopt, {}, to_rating(e.red_rating), game_.seat(Color::Red).lag_ms});
+                game_.set_seat(Color::Black,
+                               {e.black, true, std::nullopt, {}, to_rating(e.black_rating), game_.seat(Color::Black).lag_ms});
                 game_.set_clock(to_clock(e.clock), now);
+                game_.set_rated(e.rated);
+                rematch_game_id_ = 0;
                 time_control_ = to_choice(e.time_control);
                 started_on_ = std::chrono::floor<std::chrono::days>(std::chrono::system_clock::now());
                 started_ = true;
@@ -225,13 +236,16 @@ void OnlineClient::on_event(const proto::RoomEvent& event, std::uint64_t request
                 }
                 if (request_id != 0 && request_id == move_request_) move_request_ = 0;
                 game_.set_clock(to_clock(e.clock), now);
+                play_premove();  // the opponent moved: a queued move goes at once if legal
             } else if constexpr (std::is_same_v<T, proto::OfferMade>) {
                 game_.set_offer(to_offer(e.offer.kind), to_color(e.offer.side));
             } else if constexpr (std::is_same_v<T, proto::OfferAnswered>) {
                 game_.set_offer(to_offer(e.kind), std::nullopt);
                 if (!e.accepted)
                     notices_.push_back(side_name(e.side) + " declined the " +
-                                       (e.kind == proto::OfferKind::Draw ? "draw offer" : "takeback request"));
+                                       (e.kind == proto::OfferKind::Draw      ? "draw offer"
+                                        : e.kind == proto::OfferKind::Rematch ? "rematch"
+                                                                              : "takeback request"));
             } else if constexpr (std::is_same_v<T, proto::TakebackApplied>) {
                 if (auto undone = game_.take_back(static_cast<int>(e.plies_removed)); !undone) {
                     resync(undone.error());
@@ -243,11 +257,23 @@ void OnlineClient::on_event(const proto::RoomEvent& event, std::uint64_t request
             } else if constexpr (std::is_same_v<T, proto::GameEnded>) {
                 game_.set_clock(to_clock(e.clock), now);
                 game_.finish(to_result(e.outcome));
+                // Each side's rating as it is now, and by how much the game moved it.
+                for (const auto& [side, change] : {std::pair{Color::Red, e.red_change}, std::pair{Color::Black, e.black_change}}) {
+                    if (!change) continue;
+                    SeatInfo seat = game_.seat(side);
+                    seat.rating = RatingView{change->after, seat.rating ? seat.rating->deviation : 0, change->provisional};
+                    game_.set_seat(side, seat, seat.received);
+                    game_.set_rating_change(side, change_text(change->before, change->after));
+                }
                 if (seated_) forget_seat(e.game_id);
             } else if constexpr (std::is_same_v<T, proto::GameAborted>) {
                 game_.finish({Result::Ongoing, "aborted",
                               e.explanation.empty() ? std::string("The game was aborted.") : e.explanation});
                 if (seated_) forget_seat(e.game_id);
+            } else if constexpr (std::is_same_v<T, proto::RematchStarted>) {
+                // Players are seated in the new game by its own Seated; a spectator may follow.
+                game_.set_offer(OfferType::Rematch, std::nullopt);
+                rematch_game_id_ = e.new_game_id;
             }
         },
         event);

@@ -25,6 +25,8 @@ void OnlineClient::take_seat(std::uint64_t game_id, const std::string& token, Co
     started_ = replay_ = false;
     token_ = token;
     join_code_.clear();
+    chat_muted_ = false;  // a new room: its chat is heard until muted there
+    rematch_game_id_ = 0;
     mirror_.clear();
     game_.clear_room();
     (void)game_.reset(Position::start(), {}, side == Color::Black ? Role::Black : Role::Red);

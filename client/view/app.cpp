@@ -79,6 +79,8 @@ App::App(AppOptions options)
       start_(context_, start_address(options_, saved_), options_.name),
       lobby_screen_(context_),
       game_screen_(context_),
+      profile_screen_(context_),
+      leaderboard_screen_(context_),
       records_(resources_.font(),
                {.open_game = [this](const RecordGame& g) { begin_record(g); },
                 .set_up = [this](const Position& p) { begin_position(p); },
@@ -105,7 +107,9 @@ App::App(AppOptions options)
             end_local_game();
             return;
         }
-        if (online_.screen() == Screen::Game)
+        if (online_.screen() == Screen::Profile || online_.screen() == Screen::Leaderboard)
+            online_.close_page();
+        else if (online_.screen() == Screen::Game)
             online_.leave();
         else
             online_.disconnect();
@@ -324,6 +328,7 @@ bool App::handle_events(ui::Input& in) {
         if (screen == Screen::Start) start_.handle(event);
         if (screen == Screen::Lobby) lobby_screen_.handle(event);
         if (screen == Screen::Game) game_screen_.handle(event);
+        if (screen == Screen::Profile) profile_screen_.handle(event);
     }
     return any;
 }
@@ -435,6 +440,8 @@ void App::draw(ui::Input& in, TimePoint now) {
     if (shown == Screen::Start) start_.draw(window_, screen_in, now);
     if (shown == Screen::Lobby) lobby_screen_.draw(window_, screen_in, now);
     if (shown == Screen::Game) game_screen_.draw(window_, screen_in, now);
+    if (shown == Screen::Profile) profile_screen_.draw(window_, screen_in);
+    if (shown == Screen::Leaderboard) leaderboard_screen_.draw(window_, screen_in);
     records_.draw(window_, in);
     if (mode_ == Mode::Online && shown != Screen::Start &&
         (online_.status() == LinkStatus::Reconnecting || online_.status() == LinkStatus::Failed))

@@ -22,7 +22,9 @@
 #include "client/profile/profile_store.h"
 #include "client/view/expose_watch.h"
 #include "client/view/game_screen.h"
+#include "client/view/leaderboard_screen.h"
 #include "client/view/lobby_screen.h"
+#include "client/view/profile_screen.h"
 #include "client/view/records.h"
 #include "client/view/start_screen.h"
 
@@ -107,6 +109,8 @@ private:
     StartScreen start_;
     LobbyScreen lobby_screen_;
     GameScreen game_screen_;
+    ProfileScreen profile_screen_;
+    LeaderboardScreen leaderboard_screen_;
     Records records_;  // open and save PGN, set up a FEN: over any screen
     Mode mode_ = Mode::Online;
     std::string toast_;

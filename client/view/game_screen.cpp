@@ -28,6 +28,11 @@ GameScreen::GameScreen(ScreenContext& context) : ctx_(context), board_(context.r
 
 void GameScreen::handle(const sf::Event& event) {
     if (event.type == sf::Event::TextEntered || event.type == sf::Event::KeyPressed) typed_ = true;
+    if (event.type == sf::Event::MouseButtonPressed && event.mouseButton.button == sf::Mouse::Right) {
+        ctx_.game.cancel_premove();  // a right-click drops a queued premove (and any selection)
+        ctx_.game.deselect();
+        return;
+    }
     if (chat_field_.handle(event)) {
         if (ctx_.actions && !chat_field_.value().empty()) ctx_.actions->chat(chat_field_.value());
         chat_field_.set("");
@@ -55,8 +60,9 @@ void GameScreen::board_input(const BoardGeometry& g, ui::Input& in) {
         const auto s = g.square_at(in.press_at);
         if (s) {
             const Piece p = game.shown_position().at(*s);
-            const bool own = p != Piece::None && game.can_move() &&
-                             color_of(p) == game.shown_position().side_to_move();
+            // One's own piece is picked up to move it now, or to queue a premove while the opponent thinks.
+            const bool own = p != Piece::None && ((game.can_move() && color_of(p) == game.shown_position().side_to_move()) ||
+                                                  (game.can_premove() && color_of(p) == game.my_side()));
             if (own) {
                 game.begin_drag(*s);
             } else if (const auto m = game.click(*s); m && ctx_.actions) {
@@ -85,6 +91,7 @@ std::string GameScreen::status_line() const {
     if (!game.following_live())
         return "Move " + std::to_string(game.view_ply()) + " of " + std::to_string(game.ply_count()) +
                " — → or End returns to the game";
+    if (game.premove()) return "Premove queued (right-click cancels)";
     if (game.pending()) return "Sending your move…";
     const Color to_move = game.position_at(game.ply_count()).side_to_move();
     std::string line = side_name(to_move) + " to move";
@@ -93,7 +100,7 @@ std::string GameScreen::status_line() const {
     return line;
 }
 
-float GameScreen::draw_player(sf::RenderTarget& target, Color side, Rect r, TimePoint now) {
+float GameScreen::draw_player(sf::RenderTarget& target, ui::Input& in, Color side, Rect r, TimePoint now) {
     const GameModel& game = ctx_.game;
     const sf::Font& font = ctx_.resources.font();
     const bool running = game.clock().running() == side && !game.result();
@@ -122,9 +129,26 @@ float GameScreen::draw_player(sf::RenderTarget& target, Color side, Rect r, Time
     if (game.my_side() == side) name += "  (you)";
     const float clock_w = std::clamp(r.w * 0.34f, 84.0f, 130.0f);
     const float name_x = r.x + 20 + 2 * badge;
-    ui::text(target, font, ui::elide(font, name, px(19), r.x + r.w - clock_w - 14 - name_x), {name_x, r.y + 12 * k}, px(19),
-             ui::color::kText);
+    const float rating_w = seat.rating ? 70 * k : 0;
+    const float name_w = ui::text(target, font, ui::elide(font, name, px(19), r.x + r.w - clock_w - 14 - name_x - rating_w),
+                                  {name_x, r.y + 12 * k}, px(19), ui::color::kText);
+    // An account's name opens its profile, where that leaves no live game unattended.
+    const bool live_player = game.my_side() && !game.result();
+    if (seat.rating && !live_player && !ctx_.hotseat && !ctx_.computer &&
+        in.take_click({name_x, r.y + 10 * k, name_w, 26 * k}))
+        ctx_.online.open_profile(seat.name);
+    // The rating at the game's speed (and its change once a rated game ended), the measured lag.
+    std::string rating = rating_text(seat.rating);
+    if (!game.rating_change(side).empty()) rating += " " + game.rating_change(side);
+    const float name_room = r.x + r.w - clock_w - 14 - name_x;
+    if (!rating.empty()) {
+        const bool up = game.rating_change(side).starts_with("+");
+        const bool down = game.rating_change(side).starts_with("-");
+        ui::text(target, font, rating, {r.x + r.w - clock_w - 14, r.y + 15 * k}, px(15),
+                 up ? ui::color::kGood : down ? ui::color::kDanger : ui::color::kAccent, ui::Align::Right);
+    }
     std::string sub;
+    if (seat.connected && seat.lag_ms > 0 && !game.result()) sub = "lag " + lag_text(seat.lag_ms);
     if (!seat.connected && game.result()) {
         sub = "left";  // the game is over: there is nothing to return to
     } else if (!seat.connected) {
@@ -133,8 +157,8 @@ float GameScreen::draw_player(sf::RenderTarget& target, Color side, Rect r, Time
             sub += *left > 0 ? " — may return for " + format_clock(*left) : " — may be claimed";
     }
     if (!sub.empty())
-        ui::text(target, font, ui::elide(font, sub, px(13), r.x + r.w - clock_w - 14 - name_x), {name_x, r.y + 38 * k},
-                 px(13), ui::color::kDanger);
+        ui::text(target, font, ui::elide(font, sub, px(13), name_room), {name_x, r.y + 38 * k}, px(13),
+                 seat.connected ? ui::color::kMuted : ui::color::kDanger);
     // What this side has taken: the other side's missing pieces, as small discs.
     const auto taken = game.captured(~side);
     float x = name_x;
@@ -234,13 +258,15 @@ void GameScreen::draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r, Ti
         const bool second = ui::button(target, font, in, {row.x + row.w - bw - 5, row.y + 5, bw, button_h}, no);
         return first ? 1 : second ? 2 : 0;
     };
-    for (OfferType kind : {OfferType::Draw, OfferType::Takeback}) {
+    for (OfferType kind : {OfferType::Draw, OfferType::Takeback, OfferType::Rematch}) {
         const auto by = game.offer_by(kind);
         if (!by) continue;
         const Rect row = row_at();
         const bool theirs = me && *by != *me;
         ui::box(target, row, sf::Color(70, 58, 36), ui::color::kAccent, 1);
-        const std::string what = side_name(*by) + (kind == OfferType::Draw ? " offers a draw" : " asks to take back a move");
+        const std::string what = side_name(*by) + (kind == OfferType::Draw       ? " offers a draw"
+                                                   : kind == OfferType::Rematch ? " offers a rematch"
+                                                                                : " asks to take back a move");
         if (theirs) {
             if (const int a = answer(row, what, "Accept", "Decline")) ctx_.actions->answer(kind, a == 1);
         } else {
@@ -252,7 +278,7 @@ void GameScreen::draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r, Ti
         }
     }
     // The opponent left and its grace period ran out: the player may take the game.
-    if (used < r.h - 1) {
+    if (used < r.h - 1 && !game.result()) {
         const Rect row = row_at();
         ui::box(target, row, sf::Color(70, 40, 36), ui::color::kDanger, 1);
         if (const int a = answer(row, "Your opponent has left", "Claim win", "Claim draw")) ctx_.actions->claim(a == 1);
@@ -344,6 +370,12 @@ void GameScreen::draw_chat(sf::RenderTarget& target, ui::Input& in, const PanelL
     const bool spectator = game.role() == Role::Spectator;
     ui::box(target, r, sf::Color(34, 32, 30), ui::color::kPanelLine, 1);
     ui::text(target, font, spectator ? "Spectators' chat" : "Chat", {r.x + 8, r.y + 4}, 13, ui::color::kMuted);
+    // Mute stops this session's copy of the channel (the opponent's lines, or the other spectators').
+    if (!ctx_.hotseat && !ctx_.computer && game.role() != Role::Replay) {
+        const bool muted = ctx_.online.chat_muted();
+        if (ui::button(target, font, in, {r.x + r.w - 74, r.y + 3, 68, 20}, muted ? "Unmute" : "Mute", true, muted))
+            ctx_.online.mute_chat(!muted);
+    }
     std::vector<std::pair<std::string, sf::Color>> lines;
     for (const auto& line : game.chat()) {
         const sf::Color c = line.side == Color::Red ? sf::Color(235, 120, 110) : line.side ? sf::Color(170, 190, 230)
@@ -363,13 +395,19 @@ void GameScreen::draw_chat(sf::RenderTarget& target, ui::Input& in, const PanelL
 }
 
 void GameScreen::draw_result(sf::RenderTarget& target, ui::Input& in, const BoardGeometry& g) {
-    const GameModel& game = ctx_.game;
+    GameModel& game = ctx_.game;
     if (!game.result() || result_hidden_ || !game.following_live()) return;
     const sf::Font& font = ctx_.resources.font();
     const Rect outer = g.outer();
-    const float w = std::min(outer.w * 0.8f, 460.0f);
+    const float w = std::min(outer.w * 0.86f, 480.0f);
     const auto lines = ui::wrap(font, game.result()->explanation, 17, w - 40);
-    const float h = 120 + static_cast<float>(lines.size()) * 24;
+    // A rated game's changes: "ann +12   bob -12".
+    std::string changes;
+    for (Color side : {Color::Red, Color::Black})
+        if (!game.rating_change(side).empty())
+            changes += (changes.empty() ? "" : "     ") + game.seat(side).name + "  " + rating_text(game.seat(side).rating) +
+                       " " + game.rating_change(side);
+    const float h = 120 + static_cast<float>(lines.size()) * 24 + (changes.empty() ? 0 : 30);
     const Rect r{outer.x + (outer.w - w) / 2, outer.y + (outer.h - h) / 2, w, h};
     ui::box(target, r, sf::Color(30, 28, 26, 238), ui::color::kAccent, 2);
     const std::string title = result_title(*game.result());
@@ -380,13 +418,40 @@ void GameScreen::draw_result(sf::RenderTarget& target, ui::Input& in, const Boar
         ui::text(target, font, l, {r.x + w / 2, y}, 17, ui::color::kText, ui::Align::Center);
         y += 24;
     }
-    const float bw = std::min(140.0f, (w - 30) / 2);
-    if (ui::button(target, font, in, {r.x + w / 2 - bw - 10, r.y + h - 44, bw, 32}, "Review game")) {
-        result_hidden_ = true;
-    }
+    if (!changes.empty())
+        ui::text(target, font, ui::elide(font, changes, 17, w - 20), {r.x + w / 2, y + 4}, 17, ui::color::kAccent,
+                 ui::Align::Center);
     const bool local = ctx_.hotseat || ctx_.computer;
+    // Online: a player may offer (or accept) a rematch; a spectator may follow one that started.
+    const auto me = game.my_side();
+    const auto rematch_by = game.offer_by(OfferType::Rematch);
+    std::string rematch;
+    if (!local && me && ctx_.online.can_offer_rematch())
+        rematch = !rematch_by ? "Rematch" : *rematch_by == *me ? "Rematch offered" : "Accept rematch";
+    else if (!local && !me && ctx_.online.rematch_game_id() != 0)
+        rematch = "Watch rematch";
+    const int buttons = rematch.empty() ? 2 : 3;
+    const float gap = 10, bw = std::min(140.0f, (w - 20 - gap * static_cast<float>(buttons - 1)) / static_cast<float>(buttons));
+    float x = r.x + (w - bw * static_cast<float>(buttons) - gap * static_cast<float>(buttons - 1)) / 2;
+    const auto next_cell = [&] {
+        const Rect cell{x, r.y + h - 44, bw, 32};
+        x += bw + gap;
+        return cell;
+    };
+    if (ui::button(target, font, in, next_cell(), "Review game")) result_hidden_ = true;
+    if (!rematch.empty()) {
+        const bool waiting = rematch == "Rematch offered";
+        if (ui::button(target, font, in, next_cell(), rematch, !waiting, !waiting)) {
+            if (rematch == "Watch rematch")
+                ctx_.online.follow_rematch();
+            else if (rematch == "Accept rematch")
+                ctx_.actions->answer(OfferType::Rematch, true);
+            else
+                ctx_.actions->offer(OfferType::Rematch);
+        }
+    }
     const std::string next = local ? "New game" : "Back to lobby";
-    if (ui::button(target, font, in, {r.x + w / 2 + 10, r.y + h - 44, bw, 32}, next, true, true)) {
+    if (ui::button(target, font, in, next_cell(), next, true, rematch.empty())) {
         if (local && ctx_.actions)
             ctx_.actions->abort_game();
         else
@@ -401,14 +466,16 @@ void GameScreen::draw_panel(sf::RenderTarget& target, ui::Input& in, TimePoint n
     const Color top = ctx_.flipped ? Color::Red : Color::Black;
     const bool chat = !ctx_.hotseat && !ctx_.computer;
     const PanelLayout l = panel_layout(p, chat, offer_rows(now));
-    draw_player(target, top, l.top_player, now);
+    draw_player(target, in, top, l.top_player, now);
     draw_moves(target, in, l.moves);
-    draw_player(target, ~top, l.bottom_player, now);
+    draw_player(target, in, ~top, l.bottom_player, now);
     const std::string status = status_line();
     const bool warn = !game.notice().empty() || (game.general_in_check() && game.following_live());
     const unsigned status_size = l.status.h < 26 ? 14 : 15;
     std::string watching;
     if (game.spectators() > 0) watching = std::to_string(game.spectators()) + " watching";
+    if (!ctx_.hotseat && !ctx_.computer && game.role() != Role::Replay)
+        watching = (game.rated() ? "Rated" : "Casual") + (watching.empty() ? "" : " · " + watching);
     const float watching_w =
         watching.empty() ? 0 : ui::text(target, font, watching, {l.status.x + l.status.w, l.status.y}, 13,
                                         ui::color::kMuted, ui::Align::Right) + 8;
@@ -424,7 +491,8 @@ void GameScreen::draw_panel(sf::RenderTarget& target, ui::Input& in, TimePoint n
 // Rows of offers and claims draw_offers will show.
 int GameScreen::offer_rows(TimePoint now) const {
     const GameModel& game = ctx_.game;
-    if (!ctx_.actions || game.result()) return 0;
+    if (!ctx_.actions) return 0;
+    if (game.result()) return game.offer_by(OfferType::Rematch) ? 1 : 0;  // only a rematch is offered after the end
     int rows = (game.offer_by(OfferType::Draw) ? 1 : 0) + (game.offer_by(OfferType::Takeback) ? 1 : 0);
     if (const auto me = game.my_side(); me && game.phase() == Phase::Playing) {
         const auto left = game.grace_left(~*me, now);

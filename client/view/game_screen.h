@@ -24,7 +24,7 @@ public:
 private:
     void board_input(const BoardGeometry& g, ui::Input& in);
     void draw_panel(sf::RenderTarget& target, ui::Input& in, TimePoint now, Rect panel);
-    float draw_player(sf::RenderTarget& target, Color side, Rect r, TimePoint now);
+    float draw_player(sf::RenderTarget& target, ui::Input& in, Color side, Rect r, TimePoint now);
     void draw_moves(sf::RenderTarget& target, ui::Input& in, Rect r);
     int offer_rows(TimePoint now) const;
     void draw_offers(sf::RenderTarget& target, ui::Input& in, Rect r, TimePoint now);

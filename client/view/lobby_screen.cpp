@@ -76,8 +76,11 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const Lobb
             const bool computer = g.host.size() == 11 && g.host.starts_with("bot level ") && g.host[10] >= '1' &&
                                   g.host[10] <= '8';
             const std::string who = computer ? "Computer, level " + g.host.substr(10) : g.host;
-            if (game_row(target, in, row_at(y), who + " (" + plays + ")",
-                         computer ? sf::Color(150, 200, 240) : ui::color::kText, to_string(g.time_control), "Join", true))
+            const std::string rating = g.host_rating.empty() ? "" : " " + g.host_rating;
+            const std::string details = std::string(g.rated ? "Rated " : "Casual ") + g.speed + " " + to_string(g.time_control) +
+                                        (g.spectator_delay ? "  delay " + std::to_string(g.spectator_delay) : "");
+            if (game_row(target, in, row_at(y), who + rating + " (" + plays + ")",
+                         computer ? sf::Color(150, 200, 240) : ui::color::kText, details, "Join", true))
                 ctx_.online.join(g.id);
             y += row_h;
         }
@@ -88,9 +91,13 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const Lobb
             y += row_h;
         }
         for (const auto& g : ctx_.lobby.live) {
-            const std::string info = to_string(g.time_control) + "   move " + std::to_string((g.plies + 1) / 2) + "   " +
-                                     std::to_string(g.spectators) + " watching";
-            if (game_row(target, in, row_at(y), g.red + "  vs  " + g.black, ui::color::kText, info, "Watch", false))
+            const std::string info = std::string(g.rated ? "Rated " : "Casual ") + to_string(g.time_control) + "   move " +
+                                     std::to_string((g.plies + 1) / 2) + "   " + std::to_string(g.spectators) + " watching";
+            const auto named = [](const std::string& name, const std::string& rating) {
+                return rating.empty() ? name : name + " " + rating;
+            };
+            if (game_row(target, in, row_at(y), named(g.red, g.red_rating) + "  vs  " + named(g.black, g.black_rating),
+                         ui::color::kText, info, "Watch", false))
                 ctx_.online.watch(g.id);
             y += row_h;
         }
@@ -142,8 +149,22 @@ float LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r, f
             color_ = picks[i].first;
     if (ui::button(target, font, in, f.privacy, private_ ? "Private (join code)" : "Public", true, private_))
         private_ = !private_;
-    if (ui::button(target, font, in, f.create, "Create game (" + time_control_.label() + ")", chosen.has_value(), true))
-        ctx_.online.create(**chosen, color_, private_);
+    // Rated or casual (rated needs an account: said on the button itself), and the spectator delay.
+    if (f.label_w > 0) ui::text(target, font, "Play", {r.x + 14, f.rated_row.y + 7}, 15, ui::color::kMuted);
+    const bool account = !ctx_.online.account().empty();
+    if (!account) rated_ = false;
+    const auto rated_cells = row_cells<3>(f.rated_row, 6);
+    if (ui::button(target, font, in, rated_cells[0], "Casual", true, !rated_)) rated_ = false;
+    if (ui::button(target, font, in, rated_cells[1], account ? "Rated" : "Rated: log in", account, rated_)) rated_ = true;
+    static constexpr std::uint32_t kDelays[] = {0, 1, 3, 5, 10};
+    if (ui::button(target, font, in, rated_cells[2], delay_ == 0 ? "No delay" : "Delay " + std::to_string(delay_),
+                   true, delay_ != 0)) {
+        const auto* it = std::ranges::find(kDelays, delay_);
+        delay_ = (it == std::end(kDelays) || it + 1 == std::end(kDelays)) ? kDelays[0] : *(it + 1);
+    }
+    const std::string kind = rated_ ? ", rated" : "";
+    if (ui::button(target, font, in, f.create, "Create game (" + time_control_.label() + kind + ")", chosen.has_value(), true))
+        ctx_.online.create(**chosen, color_, private_, 0, rated_, delay_);
 
     // Quick match takes the picker's time control: one button, until it is seeking.
     const Rect q = f.quick_match;
@@ -155,9 +176,9 @@ float LobbyScreen::draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r, f
                            q.w - 28),
                  {q.x + 14, q.y + 40}, 15, ui::color::kAccent);
         if (ui::button(target, font, in, {q.x + 14, q.y + 64, q.w - 28, 32}, "Cancel")) ctx_.online.cancel_seek();
-    } else if (ui::button(target, font, in, f.quick_button, "Quick match (" + time_control_.label() + ")",
-                          chosen.has_value())) {
-        ctx_.online.quick_match(**chosen);
+    } else if (ui::button(target, font, in, f.quick_button,
+                          "Quick match (" + time_control_.label() + (rated_ ? ", rated" : "") + ")", chosen.has_value())) {
+        ctx_.online.quick_match(**chosen, rated_);
     }
 
     ui::box(target, f.private_join, ui::color::kPanel, ui::color::kPanelLine, 1);
@@ -226,7 +247,19 @@ void LobbyScreen::draw(sf::RenderTarget& target, ui::Input& in, TimePoint) {
                                 {h.x + h.w - (held ? return_w + 12 : 0) - logout_w, (h.h - 36) / 2, logout_w, 36},
                                 "Log out"))
         ctx_.online.log_out();
-    const float name_w = h.w - title_w - 20 - (held ? return_w + 12 : 0) - (logged_in ? logout_w + 12 : 0);
+    // The rating pages: the leaderboard for anyone, one's own profile for an account.
+    float pages_right = h.x + h.w - (held ? return_w + 12 : 0) - (logged_in ? logout_w + 12 : 0);
+    const float page_w = 120;
+    if (logged_in) {
+        pages_right -= page_w;
+        if (ui::button(target, font, in, {pages_right, (h.h - 36) / 2, page_w, 36}, "My profile"))
+            ctx_.online.open_profile(ctx_.online.account());
+        pages_right -= 12;
+    }
+    pages_right -= page_w;
+    if (ui::button(target, font, in, {pages_right, (h.h - 36) / 2, page_w, 36}, "Leaderboard"))
+        ctx_.online.open_leaderboard(SpeedPool::Blitz);
+    const float name_w = pages_right - 12 - (h.x + title_w + 20);
     const std::string who = account.empty() ? ctx_.online.player_name() : account;
     ui::text(target, font, ui::elide(font, ctx_.online.server_name() + " — " + who, 20, name_w),
              {h.x + title_w + 20, (h.h - 26) / 2}, 20, ui::color::kText);

@@ -31,6 +31,8 @@ private:
     TimeControlPickerView time_picker_{time_control_};
     ColorPick color_ = ColorPick::Random;
     bool private_ = false;
+    bool rated_ = false;  // for Create and Quick match; needs a login
+    std::uint32_t delay_ = 0;  // spectators see the game this many moves behind
     int tab_ = 0;  // 0: open and live games, 1: archive
     ui::TextField game_field_{"", 20};  // a game number is up to 20 digits
     ui::TextField code_field_{"", 16};

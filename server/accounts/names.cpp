@@ -70,4 +70,8 @@ std::string key_if_valid(std::string_view name) {
     return key ? *key : std::string();
 }
 
+std::string computer_account_key(unsigned level) { return "bot level " + std::to_string(level); }
+
+bool is_computer_account(std::string_view key) { return key.starts_with("bot level "); }
+
 }  // namespace xq::server

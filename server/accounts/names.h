@@ -26,4 +26,9 @@ std::expected<std::string, std::string> account_key(std::string_view name);
 // passes the rule, else "" (a name outside the rule can never equal an account's).
 std::string key_if_valid(std::string_view name);
 
+// The server's computer opponents play under accounts of their own, one per level, keyed
+// "bot level N": a space is outside the name rule, so no one can register or log in to one.
+std::string computer_account_key(unsigned level);
+bool is_computer_account(std::string_view key);
+
 }  // namespace xq::server

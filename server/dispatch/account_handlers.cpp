@@ -263,6 +263,10 @@ void Dispatcher::mark_accounts(const RoomId& id) {
         const auto client = clients_.find(seat.participant);
         if (client != clients_.end() && !client->second.account.empty()) room->set_account(color, client->second.account);
     }
+    // What players and the lobby are shown: each account's rating at the game's speed.
+    const auto speed = timekeeping::speed_of(room->time_control());
+    for (Color color : {Color::Red, Color::Black})
+        if (room->seat(color).taken) room->set_rating(color, ratings_.shown(room->seat(color).account, speed));
 }
 
 }  // namespace xq::server

@@ -48,7 +48,7 @@ void Dispatcher::on_create_vs_computer(Client& c, std::uint64_t rid, const proto
     forget_room(open);
     bot->rooms.erase(open);
 
-    auto created = lobby_.create({c.name, c.peer->id(), control, color, false}, now());
+    auto created = lobby_.create({c.name, c.peer->id(), control, color, false, m.rated}, now());
     if (!created) return send(c, wire::error(rid, created.error()));
     enter(c, created->id, Role::Player);
     mark_accounts(created->id);
@@ -60,6 +60,7 @@ void Dispatcher::on_create_vs_computer(Client& c, std::uint64_t rid, const proto
     if (!seated) return send(c, wire::error(rid, seated.error(), game));
     enter(*bot, created->id, Role::Player);
     send(*bot, {0, proto::Seated{game, wire::side(seated->joined.color), "", seated->joined.token}});
+    mark_accounts(created->id);  // the computer's account and rating, before its start is shown
     broadcast(created->id, seated->joined.events);
 }
 

@@ -16,7 +16,7 @@ Dispatcher::Dispatcher(DispatchConfig config, Store& store, DispatchLoop& loop, 
       outbox_(store, [&loop] { loop.post_release(); }),
       random_(std::move(random)),
       lobby_(random_, [] { return std::chrono::system_clock::now(); },
-             [this](const FinishedGame& game) { on_archive(game); }),
+             [this](const FinishedGame& game) { return on_archive(game); }),
       join_guard_(config_.join_codes),
       passwords_(passwords ? *passwords : inline_passwords_),
       address_throttle_(config_.address_backoff),
@@ -207,7 +207,10 @@ void Dispatcher::leave_all(Client& client) {
 }
 
 void Dispatcher::arm_flag_timer(const Room* room) {
-    const auto deadline = room ? room->deadline() : lobby_.next_deadline();
+    auto deadline = room ? room->deadline() : lobby_.next_deadline();
+    // The same timer widens waiting rated seeks' ranges (lobby.h).
+    if (const auto widen = lobby_.next_seek_widening(now()); !room && widen && (!deadline || *widen < *deadline))
+        deadline = widen;
     if (!deadline || (flag_timer_at_ && *flag_timer_at_ <= *deadline)) return;
     flag_timer_at_ = *deadline;
     loop_.arm_flag_timer(*deadline);
@@ -219,6 +222,7 @@ void Dispatcher::on_flag_timer() {
     for (const RoomId& id : lobby_.due(at))
         if (Room* room = lobby_.find(id))
             if (auto events = room->check_flag(at)) broadcast(id, *events);
+    for (const Match& found : lobby_.pair_widened_seeks(at)) seat_match(found, 0, 0);
     arm_flag_timer(nullptr);
 }
 
@@ -322,7 +326,16 @@ void Dispatcher::on_count_timer() {
     arm_count_timer();
 }
 
-void Dispatcher::on_archive(const FinishedGame& game) { outbox_.note_finished(wire::archived(game)); }
+// The game's rating (rating_book.h) goes into its archive record, so the new ratings are written
+// in the transaction that archives it; its players hear the changes in GameEnded.
+RatingShifts Dispatcher::on_archive(const FinishedGame& game) {
+    RatedGame rated = ratings_.rate(game);
+    ArchivedGame record = wire::archived(game);
+    record.red_rating = std::move(rated.red);
+    record.black_rating = std::move(rated.black);
+    outbox_.note_finished(std::move(record));
+    return rated.shifts;
+}
 
 void Dispatcher::release() {
     const TurnJournal::Outcome outcome = outbox_.release();
@@ -340,6 +353,8 @@ void Dispatcher::release() {
 void Dispatcher::roll_back(const RoomId& id) {
     Room* room = lobby_.find(id);
     if (!room) return;
+    // A refused archive took its rating change along: the book reads these accounts again.
+    for (Color c : {Color::Red, Color::Black}) ratings_.forget(room->seat(c).account);
     auto games = store_.load_recoverable_games();
     const RecoverableGame* found = nullptr;
     if (games)

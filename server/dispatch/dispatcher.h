@@ -26,6 +26,7 @@
 #include "server/dispatch/peer.h"
 #include "server/dispatch/join_code_guard.h"
 #include "server/dispatch/rate_limit.h"
+#include "server/dispatch/rating_book.h"
 #include "server/store/store.h"
 
 namespace xq::server {
@@ -61,6 +62,8 @@ struct DispatchConfig {
     BackoffRules address_backoff{.free_failures = 20};
     BackoffRules account_backoff{.free_failures = 5};
     std::size_t registrations_per_hour = 5;  // per address group
+    // Rated games at a speed an account needs to appear on that speed's leaderboard.
+    std::uint32_t leaderboard_min_games = 10;
 };
 
 // What the dispatcher needs of the loop that runs it.
@@ -173,7 +176,9 @@ private:
     void arm_count_timer();
     // A refused commit refuses the change: the room goes back to what the journal holds.
     void roll_back(const RoomId& id);
-    void on_archive(const FinishedGame& game);
+    RatingShifts on_archive(const FinishedGame& game);
+    // Seats the players of quick-match pairings (`asker`'s copy answers request `rid`).
+    void seat_match(const Match& found, ParticipantId asker, std::uint64_t rid);
     void flush_archive() { release(); }  // before an archive read
     TimePoint now() const { return loop_.now(); }
 
@@ -232,6 +237,16 @@ private:
     std::string guest_name(const Client& c);
     // Records the accounts of the players in `id`'s seats (before the start is journaled).
     void mark_accounts(const RoomId& id);
+    // A computer opponent's Hello: its account (made on first use), so its games are rated.
+    void use_computer_account(Client& c);
+
+    // Ratings, profiles and the leaderboard (profile_handlers.cpp).
+    void on_get_profile(Client& c, std::uint64_t rid, const proto::GetProfile& m);
+    void on_get_leaderboard(Client& c, std::uint64_t rid, const proto::GetLeaderboard& m);
+    // A rated request from a guest: ACCOUNT_REQUIRED sent, true.
+    bool refuse_rated_guest(Client& c, std::uint64_t rid, bool rated);
+    // The key of the account `name` names (a computer's too), if there is one.
+    std::optional<std::string> archive_account(std::string_view name);
     std::string throttle_address(const Client& c) const { return "addr " + c.peer->address_group(); }
     DispatchConfig config_;
     Store& store_;
@@ -258,6 +273,7 @@ private:
     RegistrationLimit registrations_;
     // Completions of password work check this: the dispatcher may be gone when one is run.
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    RatingBook ratings_{store_};
 };
 
 }  // namespace xq::server

@@ -45,7 +45,7 @@ void Dispatcher::on_rematch(Client& c, std::uint64_t rid, const RoomId& id, bool
     // The same settings, colours swapped: the old Black hosts as Red, the old Red joins as Black.
     const bool is_private = private_rooms_.contains(id);
     auto created = lobby_.create({old_black.name, old_black.participant, room->time_control(), ColorChoice::Red,
-                                  is_private, room->spectator_delay()},
+                                  is_private, room->rated(), room->spectator_delay()},
                                  now());
     if (!created) return send(c, wire::error(rid, created.error(), wire::game_id(id)));
     const RoomId fresh = created->id;

@@ -100,6 +100,8 @@ void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
             else if constexpr (std::is_same_v<T, proto::ListArchive>) on_list_archive(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::GetArchived>) on_get_archived(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::Mute>) on_mute(c, rid, m);
+            else if constexpr (std::is_same_v<T, proto::GetProfile>) on_get_profile(c, rid, m);
+            else if constexpr (std::is_same_v<T, proto::GetLeaderboard>) on_get_leaderboard(c, rid, m);
             else if constexpr (std::is_same_v<T, proto::Hello> || std::is_same_v<T, proto::Ping> || std::is_same_v<T, proto::Pong> ||
                                std::is_same_v<T, proto::Register> || std::is_same_v<T, proto::Login> ||
                                std::is_same_v<T, proto::Logout> || std::is_same_v<T, proto::ChangePassword>) {
@@ -135,6 +137,7 @@ void Dispatcher::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {
         c.hello_name = clean_name(m.player_name, c.peer->id(), kMaxNameBytes - kPerson.size()) + std::string(kPerson);
     c.computer_level = m.computer_level;
     c.name = c.account.empty() ? guest_name(c) : c.name;
+    if (c.computer_level != 0) use_computer_account(c);
     c.greeted = true;
     char id[20];
     std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(c.peer->id()));
@@ -159,6 +162,7 @@ void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame
     const ColorChoice color = m.color == proto::ColorChoice::Red     ? ColorChoice::Red
                               : m.color == proto::ColorChoice::Black ? ColorChoice::Black
                                                                      : ColorChoice::Random;
+    if (refuse_rated_guest(c, rid, m.rated)) return;
     if (m.spectator_delay > kMaxSpectatorDelay)
         return send(c, wire::error(rid, PE::BadRequest, "a spectator delay is 0 to " +
                                                             std::to_string(kMaxSpectatorDelay) + " moves"));
@@ -170,7 +174,7 @@ void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame
                                    "your address already hosts " + std::to_string(config_.max_waiting_per_group) +
                                        " games waiting for an opponent: wait for one to start, or cancel one"));
     auto created = lobby_.create(
-        {c.name, c.peer->id(), *control, color, m.is_private, static_cast<int>(m.spectator_delay)}, now());
+        {c.name, c.peer->id(), *control, color, m.is_private, m.rated, static_cast<int>(m.spectator_delay)}, now());
     if (!created) return send(c, wire::error(rid, created.error()));
     if (m.is_private) private_rooms_.insert(created->id);
     enter(c, created->id, Role::Player);
@@ -201,17 +205,25 @@ void Dispatcher::on_quick_match(Client& c, std::uint64_t rid, const proto::Quick
     if (!control) return send(c, wire::error(rid, PE::BadRequest, control.error()));
     if (hosts_waiting_game(c))
         return send(c, wire::error(rid, PE::AlreadySeated, "you already host a game waiting for an opponent"));
-    auto match = lobby_.quick_match(c.name, c.peer->id(), *control, now());
+    if (refuse_rated_guest(c, rid, m.rated)) return;
+    const double rating = m.rated ? ratings_.glicko(c.account, timekeeping::speed_of(*control)).rating : 0.0;
+    auto match = lobby_.seek({c.name, c.peer->id(), *control, m.rated, rating}, now());
     if (!match) return send(c, wire::error(rid, match.error()));
-    if (!*match) return send(c, {rid, proto::Seeking{m.time_control}});
-    const Match& found = **match;
+    if (!*match) {
+        send(c, {rid, proto::Seeking{m.time_control, m.rated}});
+        return arm_flag_timer(nullptr);  // two rated seeks out of range: their ranges widen on the timer
+    }
+    seat_match(**match, c.peer->id(), rid);
+}
+
+void Dispatcher::seat_match(const Match& found, ParticipantId asker, std::uint64_t rid) {
     const proto::GameId game = wire::game_id(found.id);
     for (const auto& [who, color, token] : {std::tuple{found.red, Color::Red, found.red_token},
                                             std::tuple{found.black, Color::Black, found.black_token}}) {
         const auto client = clients_.find(who);
         if (client == clients_.end()) continue;
         enter(client->second, found.id, Role::Player);
-        send(client->second, {who == c.peer->id() ? rid : 0, proto::Seated{game, wire::side(color), "", token}});
+        send(client->second, {who == asker ? rid : 0, proto::Seated{game, wire::side(color), "", token}});
     }
     mark_accounts(found.id);
     broadcast(found.id, found.events);
@@ -386,8 +398,13 @@ void Dispatcher::on_list_archive(Client& c, std::uint64_t rid, const proto::List
                                        "; page on with ListArchive.after (ArchiveList.next)"));
     flush_archive();  // a game that just ended is listed
     const std::uint32_t limit = m.limit == 0 ? kArchivePage : std::min(m.limit, kArchivePage);
-    auto page = store_.list_archived(offset, limit,
-                                     m.player.empty() ? std::nullopt : std::optional<std::string_view>(m.player), after);
+    // A player that names an account lists that account's games, whatever names they were played
+    // under; any other name matches either side's name as before (guests, older games).
+    const std::optional<std::string> account = m.player.empty() ? std::nullopt : archive_account(m.player);
+    auto page = account ? store_.list_archived_of_account(offset, limit, *account, after)
+                        : store_.list_archived(offset, limit,
+                                               m.player.empty() ? std::nullopt : std::optional<std::string_view>(m.player),
+                                               after);
     if (!page) return send(c, wire::error(rid, PE::Internal, "the archive is unavailable"));
     proto::ArchiveList out;
     for (const auto& s : page->games) out.games.push_back(wire::archive_entry(s));

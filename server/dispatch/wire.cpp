@@ -5,12 +5,31 @@
 
 #include "common/fen.h"
 #include "common/iccs.h"
+#include "server/accounts/names.h"
 
 namespace xq::server::wire {
 namespace {
 
 using std::chrono::duration_cast;
 using std::chrono::milliseconds;
+
+std::optional<proto::PlayerRating> player_rating(const std::optional<SeatRating>& r) {
+    if (!r) return std::nullopt;
+    return proto::PlayerRating{r->rating, r->deviation, r->provisional};
+}
+
+std::optional<proto::RatingChange> rating_change(const std::optional<RatingShift>& s) {
+    if (!s) return std::nullopt;
+    return proto::RatingChange{s->before, s->after, s->provisional};
+}
+
+// What a PlayerInfo says beyond name and presence: the seat's rating, and whether it is one of
+// the server's computers.
+void player_extras(const Room& room, Color c, proto::PlayerInfo& info) {
+    const Seat& seat = room.seat(c);
+    info.rating = player_rating(seat.rating);
+    info.computer = is_computer_account(seat.account);
+}
 
 proto::GameResult result(Result r) {
     switch (r) {
@@ -150,6 +169,10 @@ proto::GameSummary summary(const GameListing& l) {
     s.plies = static_cast<std::uint32_t>(l.moves);
     s.spectators = static_cast<std::uint32_t>(l.spectators);
     s.is_private = l.is_private;
+    s.rated = l.rated;
+    s.red_rating = player_rating(l.red_rating);
+    s.black_rating = player_rating(l.black_rating);
+    s.host_rating = !l.red.empty() ? s.red_rating : s.black_rating;
     s.spectator_delay = static_cast<std::uint32_t>(l.spectator_delay);
     return s;
 }
@@ -170,6 +193,8 @@ proto::Snapshot snapshot(const Room& room, TimePoint now, bool is_private, std::
         info->lag_ms = static_cast<std::uint32_t>(seat->lag.count());
         if (seat->grace_left) info->grace_ms = static_cast<proto::Millis>(seat->grace_left->count());
     }
+    for (Color c : {Color::Red, Color::Black}) player_extras(room, c, c == Color::Red ? out.red : out.black);
+    out.rated = room.rated();
     if (s.result != Result::Ongoing)
         out.outcome = outcome(s.result, s.reason, s.explanation, static_cast<int>(s.moves.size()),
                               room.game().outcome().plies);
@@ -193,8 +218,16 @@ std::optional<proto::RoomEvent> room_event(const Room& room, const Event& e, boo
         [&](const auto& body) -> std::optional<proto::RoomEvent> {
             using T = std::decay_t<decltype(body)>;
             if constexpr (std::is_same_v<T, server::GameStarted>) {
-                proto::GameStarted started{id, v, body.red, body.black, time_control(room.time_control()),
-                                           to_fen(room.game().start()), clock(body.clocks)};
+                proto::GameStarted started{id,
+                                          v,
+                                          body.red,
+                                          body.black,
+                                          time_control(room.time_control()),
+                                          to_fen(room.game().start()),
+                                          clock(body.clocks),
+                                          room.rated(),
+                                          player_rating(room.seat(Color::Red).rating),
+                                          player_rating(room.seat(Color::Black).rating)};
                 started.spectator_delay = static_cast<std::uint32_t>(room.spectator_delay());
                 return started;
             } else if constexpr (std::is_same_v<T, server::MoveMade>) {
@@ -226,7 +259,8 @@ std::optional<proto::RoomEvent> room_event(const Room& room, const Event& e, boo
             } else if constexpr (std::is_same_v<T, server::GameEnded>) {
                 return proto::GameEnded{id, v,
                                         outcome(body.result, body.reason, body.explanation, body.ply_count, body.plies),
-                                        clock(body.clocks)};
+                                        clock(body.clocks), rating_change(body.ratings.red),
+                                        rating_change(body.ratings.black)};
             } else if constexpr (std::is_same_v<T, RematchOffered>) {
                 return proto::OfferMade{id, v, {proto::OfferKind::Rematch, side(body.by)}};
             } else if constexpr (std::is_same_v<T, RematchAnswered>) {
@@ -251,6 +285,7 @@ std::optional<proto::ServerBody> event(const Room& room, const Event& e, bool wi
         return proto::SpectatorCount{id, static_cast<std::uint32_t>(count->count)};
     const auto connection = [&](Color c, bool connected) {
         proto::PlayerConnection out{id, side(c), {room.seat(c).name, connected, std::nullopt}};
+        player_extras(room, c, out.player);
         out.player.lag_ms = static_cast<std::uint32_t>(room.seat(c).lag.count());
         return out;
     };
@@ -283,12 +318,21 @@ ArchivedGame archived(const FinishedGame& g) {
     out.started_at_ms = unix_ms(g.started_at);
     out.ended_at_ms = unix_ms(g.ended_at);
     out.is_private = g.is_private;
+    out.rated = g.rated;
     return out;
 }
 
 proto::ArchiveEntry archive_entry(const ArchiveSummary& s) {
-    return {game_id(s.id), s.red_name, s.black_name, record_time_control(s.time_control),
-            outcome(s.result, s.reason, "", s.ply_count, {}), s.ended_at_ms};
+    proto::ArchiveEntry e{game_id(s.id), s.red_name, s.black_name, record_time_control(s.time_control),
+                          outcome(s.result, s.reason, "", s.ply_count, {}), s.ended_at_ms};
+    e.rated = s.rated;
+    // Accounts by name as registered would cost a lookup per row: the key is the name lower-cased.
+    e.red_account = s.red_account;
+    e.black_account = s.black_account;
+    if (s.red_before && s.red_after) e.red_change = proto::RatingChange{*s.red_before, *s.red_after, s.red_provisional};
+    if (s.black_before && s.black_after)
+        e.black_change = proto::RatingChange{*s.black_before, *s.black_after, s.black_provisional};
+    return e;
 }
 
 std::string archive_key(const ArchiveKey& key) { return std::to_string(key.ended_at_ms) + "." + key.id; }

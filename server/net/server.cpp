@@ -51,7 +51,7 @@ Server::Server(asio::io_context& io, ServerConfig config)
                                  config_.rate, config_.computer_key, config_.max_waiting_per_group,
                                  config_.join_codes, config_.accounts, config_.session_lifetime,
                                  config_.password_cost, config_.address_backoff, config_.account_backoff,
-                                 config_.registrations_per_hour},
+                                 config_.registrations_per_hour, config_.leaderboard_min_games},
                   store_, *this, secure_random, passwords_.get()),
       listener_(io, config_.listen, config_.connections, config_.session, *this, config_.tls) {
     // The loop's connection never checkpoints; a thread of the store does (store/checkpointer.h).

@@ -62,6 +62,7 @@ struct ServerConfig {
     // of what hashing costs (bench/password_bench), take minimal_cost(): a parallel test run
     // would otherwise starve the nice-19 workers past the tests' reply timeouts.
     PasswordCost password_cost = interactive_cost();
+    std::uint32_t leaderboard_min_games = 10;  // DispatchConfig::leaderboard_min_games
 };
 
 // The network side of the server: the listener and its sessions (which only move bytes), LAN

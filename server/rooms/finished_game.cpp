@@ -23,6 +23,7 @@ FinishedGame make_finished_game(const Room& room, WallTime started_at, WallTime 
     record.ended_at = ended_at;
     record.red_account = room.seat(Color::Red).account;
     record.black_account = room.seat(Color::Black).account;
+    record.rated = room.rated();
 
     GameRecordTags tags;
     tags.event = "Online game " + room.id();

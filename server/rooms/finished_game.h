@@ -28,10 +28,12 @@ struct FinishedGame {
     bool is_private = false;  // kept out of the public archive (Store::list_archived)
     std::string red_account = {};  // account keys; "" for guests
     std::string black_account = {};
+    bool rated = false;  // created rated; its ratings change if both sides are accounts (rating_book.h)
 };
 
-// Receives each finished game once. The server wires it to the SQLite store.
-using ArchiveSink = std::function<void(const FinishedGame&)>;
+// Receives each finished game once. The server wires it to the SQLite store; it answers with the
+// rating changes the game made (none for a casual game).
+using ArchiveSink = std::function<RatingShifts(const FinishedGame&)>;
 
 // The record of a room whose game has ended with a result, stamped with wall-clock times; `site`
 // (the server's name) is its PGN's Site tag.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <limits>
 
 #include "server/accounts/secret.h"
 
@@ -36,21 +38,21 @@ Room& Lobby::add_room(TimeControl control, std::optional<std::string> join_code)
     // Rooms draw tokens from the lobby's one source: copying a stateful std::function would let
     // two rooms repeat each other's tokens.
     auto room = std::make_unique<Room>(id, control, [this] { return random_(); });
-    room->set_end_hook([this](const Room& r, TimePoint now) { archive(r, now); });
+    room->set_end_hook([this](const Room& r, TimePoint now) { return archive(r, now); });
     room->set_first_move_time(first_move_time_);
     Room& ref = *room;
     rooms_.emplace(id, Entry{std::move(room), std::move(join_code)});
     return ref;
 }
 
-void Lobby::archive(const Room& room, TimePoint now) {
-    if (!archive_) return;
+RatingShifts Lobby::archive(const Room& room, TimePoint now) {
+    if (!archive_) return {};
     const WallTime ended = wall_();
     const auto played = room.started_at() ? now - *room.started_at() : SteadyClock::duration{};
     const WallTime started = ended - std::chrono::duration_cast<WallTime::duration>(played);
     FinishedGame game = make_finished_game(room, started, ended, site_);
     game.is_private = join_code(room.id()).has_value();
-    archive_(game);
+    return archive_(game);
 }
 
 std::expected<Created, Error> Lobby::create(CreateGame request, TimePoint now) {
@@ -63,6 +65,7 @@ std::expected<Created, Error> Lobby::create(CreateGame request, TimePoint now) {
     if (request.is_private) code = random_text(kCodeLetters, kJoinCodeLength);
     // The lobby keeps only the code's hash; the creator is told the code once (Created).
     Room& room = add_room(request.time_control, code ? std::optional<std::string>(secret_hash(*code)) : std::nullopt);
+    room.set_rated(request.rated);
     room.set_spectator_delay(request.spectator_delay);
     auto joined = room.join(color, std::move(request.name), request.who, now);
     return Created{room.id(), joined->color, joined->token, code, std::move(joined->events)};
@@ -85,34 +88,76 @@ std::expected<Seated, Error> Lobby::join(const RoomId& id, std::string name, Par
 }
 
 bool Lobby::is_waiting(ParticipantId who) const {
-    return std::ranges::any_of(waiting_, [&](const Waiter& w) { return w.who == who; });
+    return std::ranges::any_of(waiting_, [&](const Waiter& w) { return w.seek.who == who; });
+}
+
+double seek_range(Millis waited) {
+    if (waited >= kSeekRangeOpenAfter) return std::numeric_limits<double>::infinity();
+    return kSeekRangeStart + kSeekRangeStep * static_cast<double>(waited / kSeekWidenEvery);
+}
+
+bool Lobby::accepts(const Waiter& w, const Seek& s, TimePoint now) {
+    if (w.seek.control != s.control || w.seek.rated != s.rated) return false;
+    if (!s.rated) return true;
+    const auto waited = std::chrono::duration_cast<Millis>(now - w.since);
+    return std::abs(w.seek.rating - s.rating) <= seek_range(waited);
 }
 
 std::expected<std::optional<Match>, Error> Lobby::quick_match(std::string name, ParticipantId who,
                                                               TimeControl control, TimePoint now) {
-    if (is_waiting(who)) return fail(ErrorCode::AlreadySeated, "you are already waiting for a match");
-    const auto partner = std::ranges::find(waiting_, control, &Waiter::control);
+    return seek(Seek{std::move(name), who, control}, now);
+}
+
+std::expected<std::optional<Match>, Error> Lobby::seek(Seek s, TimePoint now) {
+    if (is_waiting(s.who)) return fail(ErrorCode::AlreadySeated, "you are already waiting for a match");
+    // waiting_ is in arrival order: the longest waiter in range is the partner.
+    const auto partner = std::ranges::find_if(waiting_, [&](const Waiter& w) { return accepts(w, s, now); });
     if (partner == waiting_.end()) {
-        waiting_.push_back(Waiter{std::move(name), who, control});
+        waiting_.push_back(Waiter{std::move(s), now});
         return std::optional<Match>{};
     }
     Waiter other = std::move(*partner);
     waiting_.erase(partner);
+    return std::optional<Match>{start_match(std::move(other), std::move(s), now)};
+}
+
+std::vector<Match> Lobby::pair_widened_seeks(TimePoint now) {
+    std::vector<Match> matches;
+    for (std::size_t i = 0; i < waiting_.size(); ++i) {
+        if (!waiting_[i].seek.rated) continue;
+        for (std::size_t j = i + 1; j < waiting_.size(); ++j) {
+            // Either side's widened range will do: the one who waited longer is the more patient.
+            if (!accepts(waiting_[i], waiting_[j].seek, now) && !accepts(waiting_[j], waiting_[i].seek, now)) continue;
+            Waiter first = std::move(waiting_[i]);
+            Seek second = std::move(waiting_[j].seek);
+            waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(j));
+            waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(i));
+            matches.push_back(start_match(std::move(first), std::move(second), now));
+            --i;  // waiting_[i] is now the next waiter
+            break;
+        }
+    }
+    return matches;
+}
+
+Match Lobby::start_match(Waiter other, Seek s, TimePoint now) {
     const bool waiter_red = (random_() & 1) == 0;
-    Room& room = add_room(control, std::nullopt);
-    auto first = room.join(waiter_red ? Color::Red : Color::Black, std::move(other.name), other.who, now);
-    auto second = room.join(waiter_red ? Color::Black : Color::Red, std::move(name), who, now);
+    Room& room = add_room(s.control, std::nullopt);
+    room.set_rated(s.rated);
+    const ParticipantId who = s.who;
+    auto first = room.join(waiter_red ? Color::Red : Color::Black, std::move(other.seek.name), other.seek.who, now);
+    auto second = room.join(waiter_red ? Color::Black : Color::Red, std::move(s.name), who, now);
     Match match{room.id(), 0, 0, "", "", std::move(first->events)};
     match.red_token = waiter_red ? first->token : second->token;
     match.black_token = waiter_red ? second->token : first->token;
     for (auto& e : second->events) match.events.push_back(std::move(e));
-    match.red = waiter_red ? other.who : who;
-    match.black = waiter_red ? who : other.who;
-    return std::optional<Match>{std::move(match)};
+    match.red = waiter_red ? other.seek.who : who;
+    match.black = waiter_red ? who : other.seek.who;
+    return match;
 }
 
 std::expected<void, Error> Lobby::cancel_quick_match(ParticipantId who) {
-    if (std::erase_if(waiting_, [&](const Waiter& w) { return w.who == who; }) == 0)
+    if (std::erase_if(waiting_, [&](const Waiter& w) { return w.seek.who == who; }) == 0)
         return fail(ErrorCode::NotAPlayer, "you are not waiting for a match");
     return {};
 }
@@ -178,6 +223,10 @@ GameListing Lobby::listing(const Entry& e) const {
                        r.spectator_count(),
                        e.join_code.has_value(),
                        r.status(),
+                       r.rated(),
+                       r.seat(Color::Red).rating,
+                       r.seat(Color::Black).rating,
+
                        r.spectator_delay()};
 }
 
@@ -230,6 +279,20 @@ std::optional<TimePoint> Lobby::next_deadline() const {
     std::optional<TimePoint> next;
     for (const auto& [id, e] : rooms_)
         if (const auto d = e.room->deadline(); d && (!next || *d < *next)) next = d;
+    return next;
+}
+
+std::optional<TimePoint> Lobby::next_seek_widening(TimePoint now) const {
+    // Only two or more rated seeks can come within range of each other.
+    if (std::ranges::count_if(waiting_, [](const Waiter& w) { return w.seek.rated; }) < 2) return std::nullopt;
+    std::optional<TimePoint> next;
+    for (const Waiter& w : waiting_) {
+        if (!w.seek.rated) continue;
+        const auto waited = std::chrono::duration_cast<Millis>(now - w.since);
+        if (waited >= kSeekRangeOpenAfter) continue;
+        const TimePoint widen = w.since + (waited / kSeekWidenEvery + 1) * kSeekWidenEvery;
+        if (!next || widen < *next) next = widen;
+    }
     return next;
 }
 

@@ -30,6 +30,7 @@ struct CreateGame {
     TimeControl time_control;
     ColorChoice color = ColorChoice::Random;
     bool is_private = false;
+    bool rated = false;  // accounts only (the dispatcher checks)
     int spectator_delay = 0;  // plies spectators are kept behind (Room::set_spectator_delay)
 };
 
@@ -56,6 +57,25 @@ struct Match {
     Events events;
 };
 
+// A quick-match seek. Rated seeks pair only with rated seeks of the same time control whose
+// rating lies within the waiter's range, which widens while it waits (seek_range).
+struct Seek {
+    std::string name;
+    ParticipantId who = 0;
+    TimeControl control;
+    bool rated = false;
+    double rating = 0;  // rated seeks: the seeker's rating at the control's speed
+};
+
+// A rated seek's range: +-kSeekRangeStart rating points at first, kSeekRangeStep wider every
+// kSeekWidenEvery of waiting, and unlimited from kSeekRangeOpenAfter (so no seek waits forever
+// for want of a partner in range while another waits).
+inline constexpr double kSeekRangeStart = 150;
+inline constexpr double kSeekRangeStep = 50;
+inline constexpr Millis kSeekWidenEvery{5000};
+inline constexpr Millis kSeekRangeOpenAfter{60000};
+double seek_range(Millis waited);
+
 struct GameListing {
     RoomId id;
     std::string red;  // "" while the seat is free
@@ -65,6 +85,9 @@ struct GameListing {
     std::size_t spectators = 0;
     bool is_private = false;
     Status status = Status::Waiting;
+    bool rated = false;
+    std::optional<SeatRating> red_rating{};
+    std::optional<SeatRating> black_rating{};
     int spectator_delay = 0;
 };
 
@@ -91,6 +114,14 @@ public:
     // nullopt means "waiting". Colours are drawn at random.
     std::expected<std::optional<Match>, Error> quick_match(std::string name, ParticipantId who,
                                                            TimeControl control, TimePoint now);
+    // The same for any seek: a casual seek pairs like quick_match, a rated one with the longest
+    // waiting rated seek of the time control within that waiter's range.
+    std::expected<std::optional<Match>, Error> seek(Seek seek, TimePoint now);
+    // Waiting rated seeks that have come within range of each other as their ranges widened,
+    // paired (the longest waiter first); call when next_deadline() comes.
+    std::vector<Match> pair_widened_seeks(TimePoint now);
+    // When the next rated seek's range widens, while two or more rated seeks wait.
+    std::optional<TimePoint> next_seek_widening(TimePoint now) const;
     // Leaves the quick-match queue.
     std::expected<void, Error> cancel_quick_match(ParticipantId who);
     // The seated creator cancels a game nobody has joined yet: the room is removed.
@@ -145,17 +176,19 @@ private:
         std::optional<std::string> join_code;  // its hash (server/accounts/secret.h)
     };
     struct Waiter {
-        std::string name;
-        ParticipantId who;
-        TimeControl control;
+        Seek seek;
+        TimePoint since;
     };
+    // Whether `w` takes `s` as partner at `now` (same control and rated-ness, rating in w's range).
+    static bool accepts(const Waiter& w, const Seek& s, TimePoint now);
+    Match start_match(Waiter first, Seek second, TimePoint now);
 
     Room& add_room(TimeControl control, std::optional<std::string> join_code);
     std::string random_text(std::string_view alphabet, int length);
     bool listed_to(const Entry& e, ParticipantId viewer) const;
     static bool host_away(const Room& room);
     GameListing listing(const Entry& e) const;
-    void archive(const Room& room, TimePoint now);
+    RatingShifts archive(const Room& room, TimePoint now);
 
     RandomSource random_;
     WallClock wall_;

@@ -5,7 +5,7 @@
 namespace xq::server {
 
 void Lobby::adopt(std::unique_ptr<Room> room, std::optional<std::string> join_code, TimePoint now) {
-    room->set_end_hook([this](const Room& r, TimePoint at) { archive(r, at); });
+    room->set_end_hook([this](const Room& r, TimePoint at) { return archive(r, at); });
     room->set_first_move_time(first_move_time_);
     const RoomId id = room->id();
     const bool ended = room->status() == Status::Finished;

@@ -54,6 +54,7 @@ struct Seat {
     std::optional<TimePoint> away_until{};  // disconnected: when its grace period ends
     Millis away_grace{};                    // the grace period it was given
     std::string account{};                  // the player's account key; "" for a guest
+    std::optional<SeatRating> rating{};     // the account's rating at the game's speed
     Millis lag{};                           // its connection's measured round trip; 0: unknown
     Millis lag_shown{};                     // as last pushed in a PlayerConnection
     std::optional<TimePoint> lag_shown_at{};
@@ -106,9 +107,10 @@ public:
     static constexpr std::size_t kMoveIdsKept = 1024;  // per seat, for exactly-once moves
     static constexpr std::size_t kChatKept = 20;       // recent lines per channel, for snapshots
 
-    // Called once, when the game ends with a result (not when aborted). It must not destroy the
-    // room: the lobby archives from it.
-    using EndHook = std::function<void(const Room&, TimePoint now)>;
+    // Called once, when the game ends with a result (not when aborted), before GameEnded is
+    // emitted: what it returns (the rating changes the archive made) goes into GameEnded. It must
+    // not destroy the room: the lobby archives from it.
+    using EndHook = std::function<RatingShifts(const Room&, TimePoint now)>;
 
     Room(RoomId id, TimeControl control, RandomSource random, Position start = Position::start());
 
@@ -148,6 +150,11 @@ public:
     std::string reissue_token(Color c);
     // The account that holds `c`'s seat ("" for a guest); set by the dispatcher as it seats one.
     void set_account(Color c, std::string account) { seat_mut(c).account = std::move(account); }
+    // The seat's rating at this game's speed, as players and the lobby are shown it.
+    void set_rating(Color c, std::optional<SeatRating> rating) { seat_mut(c).rating = rating; }
+    // A rated game changes its players' ratings when it ends (set before it starts).
+    bool rated() const { return rated_; }
+    void set_rated(bool rated) { rated_ = rated; }
     // A player's connection dropped (it has `grace` to resume) or came back.
     Reply set_connected(ParticipantId who, bool connected, TimePoint now, Millis grace = Millis{60000});
     // For callers with no clock at hand (the fuzz driver): the grace period counts from now.
@@ -286,6 +293,7 @@ private:
     std::optional<TimePoint> started_at_;
     std::optional<TimePoint> ended_at_;
     EndHook on_end_;
+    bool rated_ = false;
 };
 
 }  // namespace xq::server

@@ -102,8 +102,8 @@ void Room::finish(Events& out, TimePoint now) {
     draw_offer_.reset();
     takeback_by_.reset();
     const GameOutcome& o = game_.outcome();
-    emit(out, GameEnded{o.result, o.reason, o.explanation, o.plies, game_.ply_count(), reading(now)});
-    if (on_end_) on_end_(*this, now);
+    const RatingShifts ratings = on_end_ ? on_end_(*this, now) : RatingShifts{};
+    emit(out, GameEnded{o.result, o.reason, o.explanation, o.plies, game_.ply_count(), reading(now), ratings});
 }
 
 Reply Room::resign(ParticipantId who, TimePoint now) {

@@ -25,6 +25,7 @@ std::expected<std::unique_ptr<Room>, std::string> Room::restore(RoomId id, TimeC
         s.away_until = from.connected ? std::nullopt : from.away_until;
     }
     room->status_ = Status::Playing;
+    room->rated_ = g.rated;
     room->started_at_ = now;
     std::array<GameClock::Duration, 2> clocks = room->clock_history_.front();
     for (const RestoredMove& rm : g.moves) {

@@ -34,6 +34,7 @@ struct RestoredGame {
     std::array<RestoredSeat, 2> seats;  // indexed by index_of(Color)
     std::vector<RestoredMove> moves;
     std::uint64_t version = 0;  // of the last journaled event
+    bool rated = false;
 };
 
 }  // namespace xq::server

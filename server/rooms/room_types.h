@@ -113,6 +113,23 @@ struct ChatLine {
     // The speaker's seat, recorded when said: names are not unique, so `from` cannot tell.
     std::optional<Color> side{};
 };
+// A rating as shown at one speed (Glicko scale, rounded): what the dispatcher gives a seat.
+struct SeatRating {
+    int rating = 0;
+    int deviation = 0;
+    bool provisional = false;
+};
+// One side's rating before and after a rated game.
+struct RatingShift {
+    int before = 0;
+    int after = 0;
+    bool provisional = false;  // after the game
+};
+// What the end of a game did to the ratings: none for casual, aborted-early or guests' games.
+struct RatingShifts {
+    std::optional<RatingShift> red;
+    std::optional<RatingShift> black;
+};
 struct GameEnded {
     Result result;
     Reason reason;
@@ -120,6 +137,7 @@ struct GameEnded {
     std::vector<int> plies;  // the plies behind a repetition ruling
     int ply_count;
     ClockReading clocks;
+    RatingShifts ratings{};  // rated games between accounts, once each side made two moves
 };
 struct GameAborted {
     std::optional<Color> by;  // none: the server aborted it (a first move never came)

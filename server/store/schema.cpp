@@ -16,7 +16,7 @@ using sql::in_context;
 
 namespace {
 
-// Version 5 as a new file gets it (with kAccountTables below). `games` holds live and archived games, told apart by status;
+// Version 5 as a new file gets it (with kAccountTables and kSchemaV6 below). `games` holds live and archived games, told apart by status;
 // `journal` is the move journal of live games, an append-only log (see version 3 below). STRICT
 // makes SQLite check column types; the CHECKs keep an archived row complete. One step, not the
 // migrations from version 1: their ALTERs, copy and drops each make SQLite reparse the whole
@@ -152,8 +152,50 @@ CREATE TABLE sessions (
 CREATE INDEX sessions_by_account ON sessions (account);
 )sql";
 
+// Version 6: ratings (issue 19). `ratings` holds each account's Glicko-2 rating per speed
+// (server/ratings/glicko2.h; REAL, unrounded), `rating_history` a point per rated game for the
+// profile's plot; a game records whether it was rated and, when it changed ratings, each side's
+// rating before and after (rounded, as shown) and whether the new one is provisional. Accounts
+// may be the server's computer opponents (no password, never logged in). The account indexes
+// serve ListArchive by account and a profile's results. New files get this step too (after
+// kSchemaCurrent), so a new file and a migrated one are the same.
+constexpr std::string_view kSchemaV6 = R"sql(
+ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN red_rating_before INTEGER;
+ALTER TABLE games ADD COLUMN red_rating_after INTEGER;
+ALTER TABLE games ADD COLUMN black_rating_before INTEGER;
+ALTER TABLE games ADD COLUMN black_rating_after INTEGER;
+ALTER TABLE games ADD COLUMN red_provisional INTEGER;
+ALTER TABLE games ADD COLUMN black_provisional INTEGER;
+ALTER TABLE accounts ADD COLUMN computer INTEGER NOT NULL DEFAULT 0;
+
+CREATE INDEX games_by_red_account ON games (red_account, status, ended_at DESC, id DESC);
+CREATE INDEX games_by_black_account ON games (black_account, status, ended_at DESC, id DESC);
+
+CREATE TABLE ratings (
+    account    TEXT NOT NULL REFERENCES accounts (key),
+    speed      TEXT NOT NULL CHECK (speed IN ('bullet', 'blitz', 'rapid', 'classical')),
+    rating     REAL NOT NULL,
+    deviation  REAL NOT NULL CHECK (deviation > 0),
+    volatility REAL NOT NULL CHECK (volatility > 0),
+    games      INTEGER NOT NULL CHECK (games >= 0),
+    PRIMARY KEY (account, speed)
+) STRICT;
+CREATE INDEX ratings_by_speed ON ratings (speed, rating DESC);
+
+CREATE TABLE rating_history (
+    account   TEXT NOT NULL,
+    speed     TEXT NOT NULL,
+    at        INTEGER NOT NULL,
+    rating    REAL NOT NULL,
+    deviation REAL NOT NULL,
+    game_id   TEXT NOT NULL,
+    PRIMARY KEY (account, speed, at, game_id)
+) STRICT;
+)sql";
+
 constexpr std::array<std::string_view, Store::kSchemaVersion - 1> kMigrations = {kSchemaV2, kSchemaV3, kSchemaV4,
-                                                                                kSchemaV5};
+                                                                                kSchemaV5, kSchemaV6};
 
 // The version 5 step's second half: the clear seat tokens and join codes of live games, hashed.
 StoreResult<void> hash_live_secrets(sql::Database& db) {
@@ -230,7 +272,7 @@ StoreResult<void> Store::migrate() {
                                           "a SQLite database with tables but no schema version: not a xiangqi store"});
     }
     if (*version == 0) {
-        auto created = db_.exec(std::string(kSchemaCurrent) + std::string(kAccountTables));
+        auto created = db_.exec(std::string(kSchemaCurrent) + std::string(kAccountTables) + std::string(kSchemaV6));
         if (!created) return std::unexpected(in_context(std::move(created.error()), "create schema"));
     }
     for (int v = *version; v != 0 && v < kSchemaVersion; ++v) {

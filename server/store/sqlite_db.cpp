@@ -60,6 +60,7 @@ StoreResult<bool> Query::next() {
 }
 
 std::int64_t Query::int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+double Query::real(int column) const { return sqlite3_column_double(stmt_, column); }
 
 std::string Query::text(int column) const {
     const unsigned char* p = sqlite3_column_text(stmt_, column);
@@ -119,6 +120,8 @@ StoreResult<Query> Database::query(std::string_view sql, std::initializer_list<V
         int rc = SQLITE_OK;
         if (const auto* i = std::get_if<std::int64_t>(&arg)) {
             rc = sqlite3_bind_int64(*stmt, index, *i);
+        } else if (const auto* d = std::get_if<double>(&arg)) {
+            rc = sqlite3_bind_double(*stmt, index, *d);
         } else if (const auto* s = std::get_if<std::string_view>(&arg)) {
             // A null data pointer would bind NULL, not the empty string.
             const char* data = s->data() != nullptr ? s->data() : "";

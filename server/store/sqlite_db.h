@@ -23,7 +23,8 @@ struct sqlite3_stmt;
 namespace xq::server::sql {
 
 // A value bound to a `?` parameter, in order. Strings are bound by copy (SQLITE_TRANSIENT).
-using Value = std::variant<std::nullptr_t, std::int64_t, std::string_view>;
+// Doubles are ratings (REAL columns); the variant's no-narrowing rule keeps an int an int64.
+using Value = std::variant<std::nullptr_t, std::int64_t, std::string_view, double>;
 
 // Maps an (extended) SQLite result code to our codes. The message is SQLite's own text plus the
 // number; callers prefix what they were doing.
@@ -45,6 +46,7 @@ public:
 
     // Columns of the current row (0-based). NULL reads as 0 or "".
     std::int64_t int64(int column) const;
+    double real(int column) const;
     std::string text(int column) const;
     bool is_null(int column) const;
 

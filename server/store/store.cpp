@@ -211,10 +211,6 @@ StoreResult<void> Store::clear() {
 
 namespace {
 
-constexpr std::string_view kSummaryColumns =
-    "id, red_name, black_name, base_seconds, increment_seconds, move_cap_seconds, result, reason, "
-    "ply_count, started_at, ended_at";
-
 StoreResult<Result> result_column(const sql::Query& q, int column, std::string_view id) {
     auto r = detail::parse_result(q.text(column));
     if (!r || *r == Result::Ongoing)
@@ -231,8 +227,15 @@ StoreResult<Reason> reason_column(const sql::Query& q, int column, std::string_v
     return *r;
 }
 
+}  // namespace
+
+const std::string_view detail::kSummaryColumns =
+    "id, red_name, black_name, base_seconds, increment_seconds, move_cap_seconds, result, reason, "
+    "ply_count, started_at, ended_at, rated, red_account, black_account, red_rating_before, red_rating_after, "
+    "black_rating_before, black_rating_after, red_provisional, black_provisional";
+
 // Reads a row laid out as kSummaryColumns.
-StoreResult<ArchiveSummary> summary_row(const sql::Query& q) {
+StoreResult<ArchiveSummary> detail::summary_row(const sql::Query& q) {
     ArchiveSummary s;
     s.id = q.text(0);
     s.red_name = q.text(1);
@@ -247,10 +250,20 @@ StoreResult<ArchiveSummary> summary_row(const sql::Query& q) {
     s.ply_count = static_cast<int>(q.int64(8));
     s.started_at_ms = q.int64(9);
     s.ended_at_ms = q.int64(10);
+    s.rated = q.int64(11) != 0;
+    s.red_account = q.text(12);
+    s.black_account = q.text(13);
+    const auto rating = [&](int column) {
+        return q.is_null(column) ? std::nullopt : std::optional<int>(static_cast<int>(q.int64(column)));
+    };
+    s.red_before = rating(14);
+    s.red_after = rating(15);
+    s.black_before = rating(16);
+    s.black_after = rating(17);
+    s.red_provisional = q.int64(18) != 0;
+    s.black_provisional = q.int64(19) != 0;
     return s;
 }
-
-}  // namespace
 
 StoreResult<void> Store::archive_game(const ArchivedGame& g) {
     const std::string context = "archive game " + g.id;
@@ -262,15 +275,18 @@ StoreResult<void> Store::archive_game(const ArchivedGame& g) {
     auto done = db_.run(
         "INSERT INTO games (id, status, red_name, black_name, base_seconds, increment_seconds, "
         "move_cap_seconds, start_fen, created_at, started_at, ended_at, result, reason, explanation, moves, "
-        "ply_count, pgn, join_code, red_account, black_account) "
-        "VALUES (?, 'archived', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "ply_count, pgn, join_code, red_account, black_account, rated, red_rating_before, red_rating_after, "
+        "black_rating_before, black_rating_after, red_provisional, black_provisional) "
+        "VALUES (?, 'archived', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         {g.id, g.red_name, g.black_name, g.time_control.base_seconds, g.time_control.increment_seconds,
          g.time_control.move_cap_seconds, g.start_fen, g.started_at_ms, g.started_at_ms, g.ended_at_ms,
          to_string(g.result), to_string(g.reason), g.explanation, g.moves, std::int64_t{*plies}, g.pgn,
          g.is_private ? sql::Value(std::string_view("")) : sql::Value(nullptr), detail::null_if_empty(g.red_account),
-         detail::null_if_empty(g.black_account)});
+         detail::null_if_empty(g.black_account), std::int64_t{g.rated}, detail::rating_before(g.red_rating),
+         detail::rating_after(g.red_rating), detail::rating_before(g.black_rating), detail::rating_after(g.black_rating),
+         detail::provisional_after(g.red_rating), detail::provisional_after(g.black_rating)});
     if (!done) return std::unexpected(in_context(std::move(done.error()), context));
-    return {};
+    return write_ratings(g);
 }
 
 std::vector<StoreError> Store::archive_games(std::span<const ArchivedGame> games) {
@@ -298,6 +314,7 @@ StoreResult<ArchivePage> Store::list_archived(std::int64_t offset, std::int64_t 
     // Private games (join_code not NULL: '' once finished) are never listed. join_code is in no
     // index, so telling them apart reads each row (~15 us): the count stops at kCountCap + 1 rows
     // rather than read the whole archive on the game loop.
+    using detail::kSummaryColumns;
     static const std::string kCountAll =
         "SELECT count(*) FROM (SELECT 1 FROM games WHERE status = 'archived' AND join_code IS NULL LIMIT ?1)";
     // A player's games come from the two name indexes, each already in list order, so neither the
@@ -349,7 +366,7 @@ StoreResult<ArchivePage> Store::list_archived(std::int64_t offset, std::int64_t 
         auto row = rows->next();
         if (!row) return std::unexpected(in_context(std::move(row.error()), "list archive"));
         if (!*row) break;
-        auto summary = summary_row(*rows);
+        auto summary = detail::summary_row(*rows);
         if (!summary) return std::unexpected(std::move(summary.error()));
         page.games.push_back(std::move(*summary));
     }

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "common/outcome.h"
+#include "server/ratings/glicko2.h"
 #include "server/store/sqlite_db.h"
 #include "server/store/store_error.h"
 
@@ -35,6 +36,15 @@ struct TimeControlRecord {
     std::int64_t increment_seconds = 0;
     std::int64_t move_cap_seconds = 0;
     friend bool operator==(const TimeControlRecord&, const TimeControlRecord&) = default;
+};
+
+// One side's rating at one speed ("bullet", "blitz", "rapid", "classical"), before and after a
+// rated game; the archive writes `after` in the transaction that archives the game.
+struct RatingUpdate {
+    std::string speed;
+    ratings::Glicko before;
+    ratings::Glicko after;
+    friend bool operator==(const RatingUpdate&, const RatingUpdate&) = default;
 };
 
 // A finished game as the archive keeps it. Times are unix milliseconds.
@@ -55,6 +65,11 @@ struct ArchivedGame {
     bool is_private = false;
     std::string red_account = {};  // the account's key (server/accounts/names.h); "" for a guest
     std::string black_account = {};
+    bool rated = false;
+    // A rated game between accounts that counted: each account's rating row becomes `after`, and
+    // a point joins its rating history, in the same transaction as the archive row.
+    std::optional<RatingUpdate> red_rating = {};
+    std::optional<RatingUpdate> black_rating = {};
     friend bool operator==(const ArchivedGame&, const ArchivedGame&) = default;
 };
 
@@ -69,6 +84,11 @@ struct ArchiveSummary {
     int ply_count = 0;
     std::int64_t started_at_ms = 0;
     std::int64_t ended_at_ms = 0;
+    bool rated = false;
+    std::string red_account;  // keys; "" for guests
+    std::string black_account;
+    std::optional<int> red_before, red_after, black_before, black_after;  // rounded ratings
+    bool red_provisional = false, black_provisional = false;  // after the game
 };
 
 // Where a page of the archive begins: after this game in list order (newest first).
@@ -100,6 +120,7 @@ struct LiveGameRecord {
     std::int64_t created_at_ms = 0;
     std::string red_account = {};  // account keys; "" for guests
     std::string black_account = {};
+    bool rated = false;
     friend bool operator==(const LiveGameRecord&, const LiveGameRecord&) = default;
 };
 
@@ -166,7 +187,37 @@ struct AccountRecord {
     std::string name;
     std::string password_hash;  // Argon2id, libsodium's string form
     std::int64_t created_at_ms = 0;
+    bool computer = false;  // one of the server's computer opponents: no password, no login
     friend bool operator==(const AccountRecord&, const AccountRecord&) = default;
+};
+
+// An account's rating at one speed, as stored (ratings, schema version 6).
+struct RatingRecord {
+    std::string speed;
+    ratings::Glicko glicko;
+    std::int64_t games = 0;  // rated games at this speed
+    friend bool operator==(const RatingRecord&, const RatingRecord&) = default;
+};
+
+// One point of an account's rating history at a speed: after the game `game_id` ended.
+struct RatingPointRecord {
+    std::int64_t at_ms = 0;
+    double rating = 0;
+    double deviation = 0;
+    std::string game_id;
+};
+
+// A leaderboard line: an account, its rating at the speed and how many rated games it has.
+struct LeaderRecord {
+    std::string name;
+    ratings::Glicko glicko;
+    std::int64_t games = 0;
+    bool computer = false;
+};
+
+// Finished games of an account (rated and casual).
+struct ResultCounts {
+    std::int64_t wins = 0, draws = 0, losses = 0;
 };
 
 // A live game with what crash recovery needs beyond LiveGame: its join code, the version of its
@@ -193,7 +244,7 @@ StoreResult<std::filesystem::path> db_path_from(std::optional<std::string_view> 
 
 class Store {
 public:
-    static constexpr int kSchemaVersion = 5;
+    static constexpr int kSchemaVersion = 6;
 
     // Opens or creates the file, sets the connection up and brings the schema to kSchemaVersion.
     // The directory must exist. A file that is not a store gives corrupt or open_failed.
@@ -211,6 +262,10 @@ public:
     StoreResult<ArchivePage> list_archived(std::int64_t offset, std::int64_t limit,
                                            std::optional<std::string_view> player = std::nullopt,
                                            std::optional<ArchiveKey> after = std::nullopt);
+    // The same, for the games an account played (either side's account key), through the account
+    // indexes (store_ratings.cpp).
+    StoreResult<ArchivePage> list_archived_of_account(std::int64_t offset, std::int64_t limit, std::string_view account,
+                                                      std::optional<ArchiveKey> after = std::nullopt);
     StoreResult<ArchivedGame> fetch_archived(std::string_view id);
     static constexpr std::int64_t kMaxPage = 500;
     // How far list_archived counts (a page's total): reading a row costs ~15 us on the game loop.
@@ -240,6 +295,17 @@ public:
     // Every session of `account` but the one with `keep_hash` (none when empty).
     StoreResult<void> delete_other_sessions(std::string_view account, std::string_view keep_hash);
     std::int64_t count_accounts();
+
+    // Ratings (store_ratings.cpp): an account's rating at a speed (none: never rated there), all
+    // its speeds, its history at a speed (oldest first, the newest `limit`), its results, and the
+    // best accounts at a speed with at least `min_games` and a deviation at most `max_deviation`.
+    StoreResult<std::optional<RatingRecord>> find_rating(std::string_view account, std::string_view speed);
+    StoreResult<std::vector<RatingRecord>> ratings_of(std::string_view account);
+    StoreResult<std::vector<RatingPointRecord>> rating_history(std::string_view account, std::string_view speed,
+                                                               std::int64_t limit);
+    StoreResult<ResultCounts> results_of(std::string_view account);
+    StoreResult<std::vector<LeaderRecord>> leaderboard(std::string_view speed, std::int64_t min_games,
+                                                       double max_deviation, std::int64_t limit);
 
     // Rows of finished and aborted games stay in the journal until compaction: once the journal
     // holds more than twice the live games' rows (plus a chunk), its oldest chunk goes, the rows
@@ -293,6 +359,8 @@ private:
                                          LiveJournal& live);
     // A JournalStart's games row (apply).
     StoreResult<void> begin_live_game(const LiveGameRecord& game);
+    // A rated game's rating rows and history points (within the archiving transaction).
+    StoreResult<void> write_ratings(const ArchivedGame& game);
     StoreResult<void> apply(const JournalRecord& record);
     // One attempt at a turn: `isolate` puts each record under a savepoint (the retry after a refusal).
     StoreResult<std::vector<JournalFailure>> commit_turn(std::span<const JournalRecord> records, bool isolate);

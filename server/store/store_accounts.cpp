@@ -8,19 +8,19 @@ namespace xq::server {
 using sql::in_context;
 
 StoreResult<void> Store::create_account(const AccountRecord& a) {
-    auto done = db_.run("INSERT INTO accounts (key, name, password_hash, created_at) VALUES (?, ?, ?, ?)",
-                        {a.key, a.name, a.password_hash, a.created_at_ms});
+    auto done = db_.run("INSERT INTO accounts (key, name, password_hash, created_at, computer) VALUES (?, ?, ?, ?, ?)",
+                        {a.key, a.name, a.password_hash, a.created_at_ms, std::int64_t{a.computer}});
     if (!done) return std::unexpected(in_context(std::move(done.error()), "create account"));
     return {};
 }
 
 StoreResult<std::optional<AccountRecord>> Store::find_account(std::string_view key) {
-    auto q = db_.query("SELECT key, name, password_hash, created_at FROM accounts WHERE key = ?", {key});
+    auto q = db_.query("SELECT key, name, password_hash, created_at, computer FROM accounts WHERE key = ?", {key});
     if (!q) return std::unexpected(in_context(std::move(q.error()), "find account"));
     auto row = q->next();
     if (!row) return std::unexpected(in_context(std::move(row.error()), "find account"));
     if (!*row) return std::optional<AccountRecord>{};
-    return std::optional<AccountRecord>{AccountRecord{q->text(0), q->text(1), q->text(2), q->int64(3)}};
+    return std::optional<AccountRecord>{AccountRecord{q->text(0), q->text(1), q->text(2), q->int64(3), q->int64(4) != 0}};
 }
 
 StoreResult<void> Store::set_password_hash(std::string_view key, std::string_view password_hash) {

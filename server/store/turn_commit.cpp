@@ -93,15 +93,20 @@ StoreResult<void> Store::apply(const JournalRecord& record) {
     auto done = db_.run(
         "UPDATE games SET status = 'archived', red_token = NULL, black_token = NULL, started_at = ?, "
         "ended_at = ?, result = ?, reason = ?, explanation = ?, moves = ?, ply_count = ?, pgn = ?, "
-        "join_code = CASE WHEN ? OR join_code IS NOT NULL THEN '' END, red_account = ?, black_account = ? "
-        "WHERE id = ? AND status = 'live'",
+        "join_code = CASE WHEN ? OR join_code IS NOT NULL THEN '' END, red_account = ?, black_account = ?, "
+        "rated = ?, red_rating_before = ?, red_rating_after = ?, black_rating_before = ?, black_rating_after = ?, "
+        "red_provisional = ?, black_provisional = ? WHERE id = ? AND status = 'live'",
         {g.started_at_ms, g.ended_at_ms, to_string(g.result), to_string(g.reason), g.explanation, g.moves,
          std::int64_t{*plies}, g.pgn, std::int64_t{g.is_private}, detail::null_if_empty(g.red_account),
-         detail::null_if_empty(g.black_account), g.id});
+         detail::null_if_empty(g.black_account), std::int64_t{g.rated}, detail::rating_before(g.red_rating),
+         detail::rating_after(g.red_rating), detail::rating_before(g.black_rating), detail::rating_after(g.black_rating),
+         detail::provisional_after(g.red_rating), detail::provisional_after(g.black_rating), g.id});
     if (!done) return done;
     if (db_.changes() > 0) {
         forget(g.id);
-        return {};
+        // Only a live row turned archived gets here, once: a finish replayed finds no live row and
+        // its insert below is refused, so a result never counts twice.
+        return write_ratings(g);
     }
     return archive_game(g);
 }

@@ -212,8 +212,8 @@ TEST(GameModel, OnlyTheSideToMoveMovesAndSpectatorsNever) {
     GameModel black;
     ASSERT_TRUE(black.reset(Position::start(), {}, Role::Black));
     EXPECT_FALSE(black.can_move());
-    black.click(sq("h9"));
-    EXPECT_EQ(black.selected(), std::nullopt);
+    EXPECT_EQ(black.click(sq("h9")), std::nullopt);  // out of turn: picked up for a premove at most
+    EXPECT_EQ(black.click(sq("g7")), std::nullopt);
     ASSERT_TRUE(black.apply_move(1, mv("h2e2")));
     EXPECT_TRUE(black.can_move());
 
@@ -221,14 +221,6 @@ TEST(GameModel, OnlyTheSideToMoveMovesAndSpectatorsNever) {
     ASSERT_TRUE(watcher.reset(Position::start(), {}, Role::Spectator));
     EXPECT_FALSE(watcher.can_move());
     EXPECT_FALSE(watcher.begin_drag(sq("h2")));
-}
-
-TEST(GameModel, AClickOutOfTurnSaysWhoseTurnItIs) {
-    GameModel black;
-    ASSERT_TRUE(black.reset(Position::start(), {}, Role::Black));
-    black.click(sq("h9"));
-    EXPECT_EQ(black.selected(), std::nullopt);
-    EXPECT_EQ(black.notice(), "It is your opponent's turn.");
 }
 
 // A click on the board while looking at an earlier move returns to the game and counts there.

@@ -1029,5 +1029,88 @@ TEST_F(ClientAccounts, LoggingInOnAnotherMachineGoesBackIntoTheAccountsGame) {
     play(other, "h0g2", {&other, &bob});
 }
 
+// Rated play through the adapter: a rated game created from the lobby shows in another lobby as
+// rated with its host's provisional rating, both seats carry ratings, a premove queued out of turn
+// goes out with the opponent's move, the result gives each side its change, and the profile, the
+// leaderboard and a password change come back into the client's models.
+TEST_F(ClientAccounts, RatedGameProfileLeaderboardAndPassword) {
+    Person& ann = connect("ann");
+    ann.online.register_account("ann", "correct horse");
+    Person& bob = connect("bob");
+    bob.online.register_account("bob", "battery staple");
+    ASSERT_TRUE(eventually([&] { return ann.online.account() == "ann" && bob.online.account() == "bob"; }));
+    ann.online.create(TimeControlChoice{3, 2, std::nullopt}, ColorPick::Red, false, 0, true);
+    ASSERT_TRUE(eventually([&] { return ann.online.game_id().has_value(); }));
+    const auto id = *ann.online.game_id();
+    bob.online.refresh();
+    ASSERT_TRUE(eventually([&] { return !bob.lobby.open.empty() && bob.lobby.open.front().id == id; }));
+    const LobbyGame listed = bob.lobby.open.front();
+    EXPECT_TRUE(listed.rated);
+    EXPECT_EQ(listed.speed, "Blitz");
+    EXPECT_EQ(listed.host_rating, "1500?");
+    bob.online.join(id);
+    ASSERT_TRUE(eventually([&] { return ann.game.phase() == Phase::Playing && bob.game.phase() == Phase::Playing; }));
+    EXPECT_TRUE(bob.game.rated());
+    EXPECT_EQ(rating_text(bob.game.seat(Color::Red).rating), "1500?");
+    // bob queues his answer before ann moves: it is played the moment her move arrives.
+    bob.game.click(*parse_square("h9"));
+    bob.game.click(*parse_square("g7"));
+    ASSERT_EQ(bob.game.premove(), mv("h9g7"));
+    play(ann, "h2e2", {&ann, &bob});
+    ASSERT_TRUE(eventually([&] { return ann.game.ply_count() == 2 && bob.game.ply_count() == 2; }));
+    EXPECT_EQ(ann.game.moves()[1], mv("h9g7"));
+    // bob mutes the players' chat: ann's next line reaches her own screen, not his.
+    bob.online.mute_chat(true);
+    EXPECT_TRUE(bob.online.chat_muted());
+    ASSERT_TRUE(settled(bob));  // the server has taken the Mute
+    ann.online.chat("you will not hear this");
+    play(ann, "h0g2", {&ann, &bob});
+    const auto said = [](const Person& p) {
+        return std::ranges::any_of(p.game.chat(), [](const ChatEntry& c) { return c.text == "you will not hear this"; });
+    };
+    ASSERT_TRUE(eventually([&] { return said(ann); }));
+    play(bob, "b9c7", {&ann, &bob});
+    EXPECT_FALSE(said(bob));
+    ann.online.resign();
+    ASSERT_TRUE(eventually([&] { return !ann.game.rating_change(Color::Red).empty() && !bob.game.rating_change(Color::Black).empty(); }));
+    EXPECT_TRUE(ann.game.rating_change(Color::Red).starts_with("-"));
+    EXPECT_TRUE(bob.game.rating_change(Color::Black).starts_with("+"));
+    EXPECT_EQ(ann.game.rating_change(Color::Black), bob.game.rating_change(Color::Black));  // both see both
+    EXPECT_GT(bob.game.seat(Color::Black).rating->rating, 1500);  // the seat shows the new rating
+
+    ann.online.leave();
+    ann.online.open_profile("bob");
+    EXPECT_EQ(ann.online.screen(), Screen::Profile);
+    ASSERT_TRUE(eventually([&] { return ann.online.ratings().profile.has_value() && !ann.lobby.archive.empty(); }));
+    const ProfileView& profile = *ann.online.ratings().profile;
+    EXPECT_EQ(profile.name, "bob");
+    EXPECT_EQ(profile.wins, 1u);
+    ASSERT_EQ(profile.speeds.size(), 4u);
+    EXPECT_EQ(profile.speeds[1].speed, SpeedPool::Blitz);
+    ASSERT_EQ(profile.speeds[1].history.size(), 1u);
+    EXPECT_EQ(profile.speeds[1].history[0].game_id, id);
+    EXPECT_EQ(ann.lobby.archive.front().id, id);  // the profile's games: ListArchive by player
+    ann.online.open_profile("nobody-at-all");
+    ASSERT_TRUE(eventually([&] { return !ann.online.ratings().profile_error.empty(); }));
+    EXPECT_EQ(ann.online.ratings().profile_error, "No account is called nobody-at-all.");
+
+    ann.online.open_leaderboard(SpeedPool::Rapid);
+    EXPECT_EQ(ann.online.screen(), Screen::Leaderboard);
+    ASSERT_TRUE(eventually([&] { return ann.online.ratings().leaderboard_loaded; }));
+    EXPECT_EQ(ann.online.ratings().board_speed, SpeedPool::Rapid);
+    EXPECT_TRUE(ann.online.ratings().leaderboard.empty());  // nobody has a settled rapid rating
+    ann.online.close_page();
+    EXPECT_EQ(ann.online.screen(), Screen::Lobby);
+
+    ann.online.change_password("wrong", "new password here");
+    ASSERT_TRUE(eventually([&] { return !ann.online.password_status().pending; }));
+    EXPECT_FALSE(ann.online.password_status().ok);
+    EXPECT_FALSE(ann.online.password_status().text.empty());
+    ann.online.change_password("correct horse", "new password here");
+    ASSERT_TRUE(eventually([&] { return !ann.online.password_status().pending; }));
+    EXPECT_TRUE(ann.online.password_status().ok) << ann.online.password_status().text;
+    EXPECT_EQ(ann.online.password_status().text, "Password changed.");
+}
+
 }  // namespace
 }  // namespace xq::client

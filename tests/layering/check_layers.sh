@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "${1:?usage: check_layers.sh PROJECT_ROOT}"
 
-dispatch="server/dispatch server/accounts server/rooms server/store server/log proto common"
+dispatch="server/dispatch server/accounts server/ratings server/rooms server/store server/log proto common"
 declare -A allowed=(
   [common]="common"
   [proto]="proto common"
@@ -18,8 +18,9 @@ declare -A allowed=(
   [tools]="tools text common"
   [server/accounts]="server/accounts"
   [server/rooms]="server/rooms server/accounts common"
-  [server/store]="server/store server/accounts common"
+  [server/store]="server/store server/accounts server/ratings common"
   [server/log]="server/log"
+  [server/ratings]="server/ratings"
   [server/dispatch]="$dispatch"
   [server/net]="server/net tls $dispatch"
   [server/app]="server/app server/net tls $dispatch"

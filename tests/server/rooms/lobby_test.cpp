@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 
 #include "server/rooms/lobby.h"
@@ -19,7 +20,10 @@ const TimeControl kRapid{15min, 10s, {}};
 
 struct LobbyTest : ::testing::Test {
     Lobby lobby{[this] { return ++draws; }, [this] { return wall; },
-                [this](const FinishedGame& g) { archived.push_back(g); }};
+                [this](const FinishedGame& g) {
+                    archived.push_back(g);
+                    return RatingShifts{};
+                }};
     std::uint64_t draws = 0;  // the random source: 1, 2, 3, ...
     WallTime wall = wall0;
     std::vector<FinishedGame> archived;
@@ -261,6 +265,46 @@ TEST_F(LobbyTest, APlayerOfAPrivateGameWatchesItWithoutTheCode) {
     ASSERT_TRUE(lobby.join(game.id, "player2", 2, *game.join_code, t0));
     EXPECT_TRUE(lobby.watch(game.id, 2, ""));
     EXPECT_EQ(lobby.watch(game.id, 3, "").error().code, ErrorCode::WrongJoinCode);
+}
+
+}  // namespace
+}  // namespace xq::server
+
+namespace xq::server {
+namespace {
+
+// Rated seeks (lobby.h): a partner within the waiter's range pairs at once; one outside waits
+// while the ranges widen (150 points, 50 more every 5 s, any rating after 60 s), and is paired by
+// pair_widened_seeks when the timer comes; a casual seek never pairs with a rated one; nobody is
+// paired twice and no seek is lost.
+TEST_F(LobbyTest, RatedSeeksPairByARangeThatWidens) {
+    EXPECT_EQ(seek_range(0ms), 150);
+    EXPECT_EQ(seek_range(4999ms), 150);
+    EXPECT_EQ(seek_range(5s), 200);
+    EXPECT_EQ(seek_range(55s), 700);
+    EXPECT_TRUE(std::isinf(seek_range(60s)));
+
+    ASSERT_FALSE(*lobby.seek({"ann", 1, kBlitz, true, 1500}, t0));
+    ASSERT_FALSE(*lobby.seek({"cas", 2, kBlitz, false, 0}, t0));  // casual: not ann's partner
+    ASSERT_FALSE(*lobby.seek({"far", 3, kBlitz, true, 1900}, t0));  // 400 points from ann: waits
+    const auto near = lobby.seek({"ben", 4, kBlitz, true, 1640}, t0 + 1s);  // within ann's 150
+    ASSERT_TRUE(near && *near);
+    EXPECT_EQ(std::set({(*near)->red, (*near)->black}), std::set<ParticipantId>({1, 4}));
+    EXPECT_TRUE(lobby.find((*near)->id)->rated());
+
+    // far waits alone among rated seeks: nothing to widen towards.
+    EXPECT_FALSE(lobby.next_seek_widening(t0 + 2s));
+    ASSERT_FALSE(*lobby.seek({"low", 5, kBlitz, true, 1450}, t0 + 2s));  // 450 from far
+    EXPECT_EQ(lobby.next_seek_widening(t0 + 2s), t0 + 5s);
+    EXPECT_TRUE(lobby.pair_widened_seeks(t0 + 29s).empty());  // far's range is 400 at 29 s...
+    const auto widened = lobby.pair_widened_seeks(t0 + 30s);  // ...and 450 at 30 s: low is in
+    ASSERT_EQ(widened.size(), 1u);
+    EXPECT_EQ(std::set({widened[0].red, widened[0].black}), std::set<ParticipantId>({3, 5}));
+    EXPECT_TRUE(lobby.is_waiting(2));  // the casual seek is still there
+    EXPECT_FALSE(lobby.is_waiting(3) || lobby.is_waiting(5) || lobby.is_waiting(1) || lobby.is_waiting(4));
+    const auto casual = lobby.seek({"cat", 6, kBlitz, false, 0}, t0 + 36s);
+    ASSERT_TRUE(casual && *casual);
+    EXPECT_FALSE(lobby.find((*casual)->id)->rated());
 }
 
 }  // namespace

@@ -115,6 +115,7 @@ TEST(Room, FullGameToCheckmateEndsOnceAndCallsTheHook) {
     t.room.set_end_hook([&](const Room& r, TimePoint) {
         ++ended;
         EXPECT_EQ(r.status(), Status::Finished);
+        return RatingShifts{};
     });
     t.play("b2b4 a6a5 b4c4 f9e8");
     t.now += 1s;
@@ -443,7 +444,10 @@ TEST(Room, ResignEndsTheGame) {
 TEST(Room, AbortOnlyBeforeBothSidesMoved) {
     Table t;
     bool hooked = false;
-    t.room.set_end_hook([&](const Room&, TimePoint) { hooked = true; });
+    t.room.set_end_hook([&](const Room&, TimePoint) {
+        hooked = true;
+        return RatingShifts{};
+    });
     t.play("h2e2");
     const auto aborted = t.room.abort(kBlack, t.now);
     ASSERT_TRUE(aborted);
