@@ -85,6 +85,8 @@ private:
     std::optional<client::MirrorUpdate> follow(Slot& s, std::size_t who,
                                                const proto::RoomEvent& event);
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::Welcome&);
+    // --rated: a player's session is ready once its account is registered.
+    void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::LoggedIn&);
     // Offers, takebacks and chat only move the version on; counts, connections, ... nothing.
     template <class T>
     void on_message(Slot& s, std::size_t who, std::uint64_t, const T& m) {
@@ -142,6 +144,7 @@ private:
     std::deque<Conn> conns_;
     std::vector<std::unique_ptr<Slot>> slots_;
     std::size_t welcomed_ = 0;
+    std::size_t accounts_ = 0;  // --rated: accounts registered so far (their names' numbers)
     std::size_t started_ = 0;
     bool finished_ = false;
 };
