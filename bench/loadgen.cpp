@@ -26,7 +26,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: loadgen --server ADDR:PORT [--games G] [--spectators S] [--move-interval-ms I] [--seconds T]\n"
     "               [--max-plies N] [--server-pid PID] [--relay] [--seed N] [--connect-window N]\n"
-    "               [--reconnect] [--plain]\n"
+    "               [--reconnect] [--plain] [--rated]\n"
     "TLS 1.3 to the server unless --plain (the relay is always plain).\n";
 
 template <class T>
@@ -62,6 +62,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
         bool ok = has_value;
         if (arg == "--reconnect") {
             o.reconnect = true;
+            continue;
+        }
+        if (arg == "--rated") {
+            o.rated = true;
             continue;
         }
         if (arg == "--plain") {

@@ -29,6 +29,9 @@ struct Options {
     // an unacknowledged move with the same move id; spectators watch again) instead of failing.
     bool reconnect = false;
     bool plain = false;            // plain TCP (a server started with --plain; the relay always)
+    // Rated games: every player registers an account first (a server with accounts, a low
+    // password cost and registrations unlimited: server_bench.sh), and creates its games rated.
+    bool rated = false;
 };
 
 // Everything counted during a run. Latency: a move sent until its own acknowledgement (the

@@ -139,8 +139,29 @@ std::optional<client::MirrorUpdate> ServerDriver::follow(Slot& s, std::size_t wh
 }
 
 void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t, const proto::Welcome&) {
+    // Rated runs: a player first registers its account (counted once LoggedIn comes).
+    if (run_.options.rated && who < 2 && !s.seat(who).away) {
+        to_register_.push_back(&s.seat(who));
+        return register_next();
+    }
     ++welcomed_;
     if (s.seat(who).away) returned(s, who);
+}
+
+void ServerDriver::on_message(Slot&, std::size_t, std::uint64_t, const proto::LoggedIn& m) {
+    if (m.guest) return run_.stats.error("registration refused");
+    --registering_;
+    ++welcomed_;
+    register_next();
+}
+
+void ServerDriver::register_next() {
+    while (registering_ < kRegistrationsInFlight && !to_register_.empty()) {
+        Seat& seat = *to_register_.front();
+        to_register_.pop_front();
+        ++registering_;
+        send(seat, proto::Register{"lg" + std::to_string(++accounts_), "loadgen password"});
+    }
 }
 
 void ServerDriver::check_acked(Player& p) {

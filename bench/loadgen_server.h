@@ -89,6 +89,8 @@ private:
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::Ping& m) {
         if (s.seat(who).conn) (void)send(s.seat(who), proto::Pong{m.nonce});
     }
+    // --rated: a player's session is ready once its account is registered.
+    void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::LoggedIn&);
     // Offers, takebacks and chat only move the version on; counts, connections, ... nothing.
     template <class T>
     void on_message(Slot& s, std::size_t who, std::uint64_t, const T& m) {
@@ -146,6 +148,13 @@ private:
     std::deque<Conn> conns_;
     std::vector<std::unique_ptr<Slot>> slots_;
     std::size_t welcomed_ = 0;
+    std::size_t accounts_ = 0;  // --rated: accounts asked for so far (their names' numbers)
+    // --rated: players waiting to register, and registrations in flight (a few at a time, so the
+    // server's password queue never overflows into TRY_LATER).
+    std::deque<Seat*> to_register_;
+    std::size_t registering_ = 0;
+    static constexpr std::size_t kRegistrationsInFlight = 8;
+    void register_next();
     std::size_t started_ = 0;
     bool finished_ = false;
 };

@@ -26,7 +26,7 @@ void ServerDriver::new_game(Slot& s) {
     }
     s.phase = Phase::Creating;
     s.create_rid = send(s.players[0],
-                        proto::CreateGame{{10, 5, std::nullopt}, proto::ColorChoice::Red, false});
+                        proto::CreateGame{{10, 5, std::nullopt}, proto::ColorChoice::Red, false, 0, run_.options.rated});
 }
 
 void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t rid, const proto::Seated& m) {

@@ -8,6 +8,10 @@
 # in each round: TLS against plain is the cost of encryption (issue 18: target >= 0.85). The last
 # row repeats the capacity row over TLS with bench/login_storm (50 password logins a second over
 # TLS, as real clients log in) running beside it: its move p99 must stay under 20 ms (issue 18).
+# "rated" is the TLS server playing rated games between accounts (loadgen --rated: each player
+# registers first, at the minimal password cost, registrations unlimited, so setup stays short);
+# its saturation row runs in each round right after the casual one, and its capacity row after the
+# casual capacity row: rated against casual is the cost of ratings (issue 19: within 5%).
 #
 # usage: server_bench.sh BUILD_DIR [--quick]
 set -euo pipefail
@@ -42,12 +46,13 @@ wait_port() {
   return 1
 }
 
-start() {  # server|plain|relay; a port found taken is skipped (three tries)
+start() {  # server|plain|rated|relay; a port found taken is skipped (three tries)
   for _ in 1 2 3; do
     port=$((port + 1))
-    if [[ "$1" == server || "$1" == plain ]]; then
+    if [[ "$1" == server || "$1" == plain || "$1" == rated ]]; then
       local mode=()
       [[ "$1" == plain ]] && mode=(--plain)
+      [[ "$1" == rated ]] && mode=(--password-cost minimal --registrations-per-hour 1000000)
       "$server_bin" --listen "127.0.0.1:$port" --db "$tmp/bench-$port.db" --discovery-port 0 --log-level warn \
         --max-connections-per-address 20000 --max-waiting-games-per-address 0 --rate-limit 0 "${mode[@]}" 2>>"$tmp/server.log" &
     else
@@ -83,6 +88,7 @@ row() {
   fi
   case "$target" in
     server) pidarg=(--server-pid "$pid") ;;
+    rated) pidarg=(--server-pid "$pid") extra=(--rated) ;;
     plain) pidarg=(--server-pid "$pid") extra=(--plain) ;;
     relay) extra=(--relay) ;;
   esac
@@ -121,11 +127,13 @@ fi
 # Saturation: 100 games, no spectators, every move sent as soon as the last one is acknowledged.
 for ((r = 0; r < rounds; r++)); do
   row saturation server 100 0 0 "$sat_seconds"
+  row sat-rated rated 100 0 0 "$sat_seconds"
   row saturation plain 100 0 0 "$sat_seconds"
   row saturation relay 100 0 0 "$sat_seconds"
 done
 row medium server "${medium[@]}"
 row capacity server "${capacity[@]}"
+row cap-rated rated "${capacity[@]}"
 storm_seconds=$storm
 row cap+storm server "${capacity[@]}"
 storm_seconds=0
@@ -146,6 +154,14 @@ echo "saturation rounds (plain server/relay): $(paste -sd' ' <<<"$ratios")"
 echo "saturation rounds (TLS/plain server): $(paste -sd' ' <<<"$tls_ratios")"
 echo "saturation: plain server $server_rate moves/s, bare relay $relay_rate moves/s (medians), ratio $ratio (median of the rounds; target >= 0.5)"
 echo "saturation: TLS server $tls_rate moves/s against plain $server_rate moves/s, ratio $tls_ratio (median of the rounds; target >= 0.85)"
+# Rated against casual: each round's rated saturation row over the TLS row just before it.
+rated_rates() { grep -o '"moves_per_s":[0-9.]*' "$tmp/sat-rated.json" | cut -d: -f2; }
+rated_ratios=$(paste <(rates | paste - - - | cut -f1) <(rated_rates) | awk '{ printf "%.3f\n", ($1 > 0 ? $2 / $1 : 0) }')
+cap_casual=$(grep -o '"moves_per_s":[0-9.]*' "$tmp/capacity.json" | cut -d: -f2)
+cap_rated=$(grep -o '"moves_per_s":[0-9.]*' "$tmp/cap-rated.json" | cut -d: -f2)
+echo "saturation rounds (rated/casual TLS server): $(paste -sd' ' <<<"$rated_ratios")"
+echo "saturation: rated $(rated_rates | median) moves/s against casual $tls_rate moves/s, ratio $(median <<<"$rated_ratios") (median of the rounds; target >= 0.95)"
+echo "capacity: rated $cap_rated moves/s against casual $cap_casual moves/s, ratio $(awk -v a="$cap_rated" -v b="$cap_casual" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
 echo "raw results:"
 cat "$tmp/all.json"
 if [[ -s "$tmp/server.log" ]]; then

@@ -64,6 +64,8 @@ struct CommandLine {
     std::string bot_levels = "2,4,6", bot_time_control = "5+3";
     std::string accounts = "optional";
     int session_days = 30;
+    int registrations_per_hour = 5;
+    std::string password_cost = "interactive";
 };
 
 po::options_description describe(CommandLine& line) {
@@ -114,7 +116,11 @@ po::options_description describe(CommandLine& line) {
         "optional: guests (their names marked \" (guest)\") and accounts; required: log in before "
         "playing; off: no accounts, names as typed (a LAN party)")(
         "session-days", po::value(&line.session_days)->default_value(line.session_days),
-        "how long a login's session token stays valid, in days (1 to 365)");
+        "how long a login's session token stays valid, in days (1 to 365)")(
+        "registrations-per-hour", po::value(&line.registrations_per_hour)->default_value(line.registrations_per_hour),
+        "accounts one client address may register an hour (0 to 1000000)")(
+        "password-cost", po::value(&line.password_cost)->default_value(line.password_cost),
+        "Argon2id cost of password hashes: interactive, or minimal (benchmarks only: cheap to crack)");
     return options;
 }
 
@@ -187,6 +193,12 @@ std::expected<ServerConfig, std::string> server_config(const CommandLine& line) 
     else return std::unexpected("--accounts must be required, optional or off, got '" + line.accounts + "'");
     if (line.session_days < 1 || line.session_days > 365) return std::unexpected("--session-days must be 1 to 365");
     config.session_lifetime = std::chrono::hours(24 * line.session_days);
+    if (line.registrations_per_hour < 0 || line.registrations_per_hour > 1'000'000)
+        return std::unexpected("--registrations-per-hour must be 0 to 1000000");
+    config.registrations_per_hour = static_cast<std::size_t>(line.registrations_per_hour);
+    if (line.password_cost == "interactive") config.password_cost = xq::server::interactive_cost();
+    else if (line.password_cost == "minimal") config.password_cost = xq::server::minimal_cost();
+    else return std::unexpected("--password-cost must be interactive or minimal, got '" + line.password_cost + "'");
     return config;
 }
 

@@ -370,6 +370,7 @@ void Dispatcher::roll_back(const RoomId& id) {
     auto rebuilt = restore_room(*found, random_, now(), std::chrono::duration_cast<Millis>(config_.grace), room);
     if (!rebuilt) return log(LogLevel::Error, "journal: ", rebuilt.error());
     lobby_.adopt(std::move(*rebuilt), lobby_.join_code(id), now());
+    mark_accounts(id);  // the seats' ratings, as shown
     // The journal does not hold spectators: the rebuilt room takes back those still watching.
     if (Room* rebuilt_room = lobby_.find(id); rebuilt_room)
         if (const auto members = members_.find(id); members != members_.end())
@@ -382,6 +383,7 @@ void Dispatcher::recover() {
     const auto report =
         recover_games(store_, lobby_, random_, now(), std::chrono::duration_cast<Millis>(config_.grace));
     for (const RoomId& id : report.private_rooms) private_rooms_.insert(id);
+    for (const RoomId& id : report.rooms) mark_accounts(id);  // the players' ratings, as shown
     for (const std::string& e : report.errors) log(LogLevel::Error, "recovery: ", e);
     if (report.restored > 0) log(LogLevel::Info, "restored ", report.restored, " live game(s) from the journal");
 }

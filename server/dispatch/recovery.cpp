@@ -56,6 +56,7 @@ RecoveryReport recover_games(Store& store, Lobby& lobby, RandomSource random, Ti
         if (!g.join_code.empty()) report.private_rooms.push_back(g.game.record.id);
         lobby.adopt(std::move(*room), g.join_code.empty() ? std::nullopt : std::optional<std::string>(g.join_code), now);
         ++report.restored;
+        report.rooms.push_back(g.game.record.id);
     }
     return report;
 }

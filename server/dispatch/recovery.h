@@ -19,6 +19,7 @@ struct RecoveryReport {
     std::size_t restored = 0;
     std::vector<RoomId> private_rooms;
     std::vector<std::string> errors;  // games that could not be rebuilt (left in the store)
+    std::vector<RoomId> rooms;        // the games restored
 };
 
 // Rebuilds one game. `previous` (a rollback) keeps its seats' connections.

@@ -162,7 +162,7 @@ TEST_F(OutboxTest, RepliesOfAFailedRoomAreAnsweredWithInternalButNotTheAskersOwn
     // Bob's join starts a game whose start the store refuses (its id is taken).
     refuse(kRefused);
     const auto random = [] { return std::uint64_t{4}; };
-    Lobby lobby(random, [] { return WallTime{}; }, [](const FinishedGame&) {});
+    Lobby lobby(random, [] { return WallTime{}; }, [](const FinishedGame&) { return RatingShifts{}; });
     Room room(kRefused, TimeControl{5min, 0s, {}}, random);
     ASSERT_TRUE(room.join(Color::Red, "ann", ann_->id(), TimePoint{}));
     const auto joined = room.join(Color::Black, "bob", bob_->id(), TimePoint{});

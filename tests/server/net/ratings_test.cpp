@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <filesystem>
 #include <string>
 
 #include "server/store/store.h"
@@ -36,8 +38,9 @@ protected:
         config.computer_key = kComputerKey;
         config.leaderboard_min_games = 1;
     }
-    std::unique_ptr<TestClient> registered(const std::string& name) {
-        auto c = client(name);
+    std::unique_ptr<TestClient> registered(const std::string& name,
+                                           std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+        auto c = client(name, timeout);
         EXPECT_EQ(as<LoggedIn>(c->call(Register{name, kPassword})).name, name);
         return c;
     }
@@ -62,6 +65,34 @@ protected:
 };
 
 const PlayerRating kNewcomer{1500, 350, true};
+
+// An account's blitz rating as the archive would have left it after a rated game: written
+// straight to the server's store (the server reads ratings it has not cached from there).
+void seed_rating(const std::filesystem::path& db, const char* key, const char* name, std::string game_id,
+                 double rating, double deviation) {
+    auto store = server::Store::open(db);
+    ASSERT_TRUE(store) << store.error().message;
+    if (auto found = store->find_account(key); found && !*found) {
+        ASSERT_TRUE(store->create_account({key, name, "h", 1}));
+    }
+    server::ArchivedGame g;
+    g.id = std::move(game_id);
+    g.red_name = name;
+    g.black_name = "x";
+    g.red_account = key;
+    g.time_control = {300, 3, 0};
+    g.start_fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    g.moves = "h2e2 h9g7 h0g2 i9h9";
+    g.result = Result::RedWins;
+    g.reason = Reason::Resignation;
+    g.explanation = "Black resigned.";
+    g.pgn = "[Game \"Chinese Chess\"]\n";
+    g.started_at_ms = 1;
+    g.ended_at_ms = 2;
+    g.rated = true;
+    g.red_rating = server::RatingUpdate{"blitz", {}, {rating, deviation, 0.06}};
+    ASSERT_TRUE(store->archive_game(g));
+}
 
 TEST_F(RatingsTest, RatedGamesChangeBothRatingsAsTheTablesSay) {
     auto ann = registered("ann");
@@ -195,6 +226,25 @@ TEST_F(RatingsTest, QuickMatchPairsRatedSeeksOnlyWithRatedSeeks) {
     EXPECT_NE(casual.game_id, seated.game_id);
 }
 
+// Two rated seekers 200 points apart: out of range (150) at first, paired by the server's timer
+// once the waiter's range has widened to 200 (after 5 s), without a third seek arriving.
+TEST_F(RatingsTest, RatedSeeksOutOfRangeArePairedWhenTheRangeWidens) {
+    auto ann = registered("ann", std::chrono::seconds(15));
+    auto far = registered("far", std::chrono::seconds(15));
+    seed_rating(dir_ / "test.db", "far", "far", "0000000000f1", 1700, 80);  // before the server reads it
+    EXPECT_EQ(as<Seeking>(ann->call(QuickMatch{kBlitz, true})), (Seeking{kBlitz, true}));
+    EXPECT_EQ(as<Seeking>(far->call(QuickMatch{kBlitz, true})), (Seeking{kBlitz, true}));  // 200 apart
+    const auto ann_seat = ann->wait_for<Seated>();  // pushed once ann's range reaches 200
+    const auto far_seat = far->wait_for<Seated>();
+    ASSERT_TRUE(ann_seat && far_seat);
+    EXPECT_EQ(ann_seat->game_id, far_seat->game_id);
+    const auto started = far->wait_for<GameStarted>();
+    ASSERT_TRUE(started);
+    EXPECT_TRUE(started->rated);
+    const PlayerRating far_rating{1700, 80, false};
+    EXPECT_TRUE(started->red_rating == far_rating || started->black_rating == far_rating);
+}
+
 TEST_F(RatingsTest, ComputerOpponentsPlayUnderAccountsAndPlaceAPlayer) {
     auto bot = std::make_unique<TestClient>(server_->port());
     const auto welcome = as<Welcome>(bot->call(Hello{"bot", "bot level 3", kProtocolVersion, 3, kComputerKey}));
@@ -230,32 +280,9 @@ TEST_F(RatingsTest, TheLeaderboardListsEstablishedRatingsBestFirst) {
     const GameId game = start(*ann, *bob, true);
     play(*ann, *bob, game, 4);
     as<GameEnded>(bob->call(Resign{game}));  // ann 1662, but provisional: not listed
-    {
-        // Two established players, written as the archive writes a rated game.
-        auto store = server::Store::open(dir_ / "test.db");
-        ASSERT_TRUE(store) << store.error().message;
-        for (const char* name : {"Dan", "Eve"}) ASSERT_TRUE(store->create_account({name == std::string("Dan") ? "dan" : "eve", name, "h", 1}));
-        for (auto [id, account, rating, deviation] : {std::tuple{"0000000000d1", "dan", 1800.0, 60.0},
-                                                      std::tuple{"0000000000e1", "eve", 1900.0, 50.0}}) {
-            server::ArchivedGame g;
-            g.id = id;
-            g.red_name = account;
-            g.black_name = "x";
-            g.red_account = account;
-            g.time_control = {300, 3, 0};
-            g.start_fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
-            g.moves = "h2e2 h9g7 h0g2 i9h9";
-            g.result = Result::RedWins;
-            g.reason = Reason::Resignation;
-            g.explanation = "Black resigned.";
-            g.pgn = "[Game \"Chinese Chess\"]\n";
-            g.started_at_ms = 1;
-            g.ended_at_ms = 2;
-            g.rated = true;
-            g.red_rating = server::RatingUpdate{"blitz", {}, {rating, deviation, 0.06}};
-            ASSERT_TRUE(store->archive_game(g));
-        }
-    }
+    // Two established players, written as the archive writes a rated game.
+    seed_rating(dir_ / "test.db", "dan", "Dan", "0000000000d1", 1800, 60);
+    seed_rating(dir_ / "test.db", "eve", "Eve", "0000000000e1", 1900, 50);
     const auto board = as<Leaderboard>(ann->call(GetLeaderboard{Speed::Blitz}));
     EXPECT_EQ(board.speed, Speed::Blitz);
     EXPECT_EQ(board.min_games, 1u);

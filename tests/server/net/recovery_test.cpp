@@ -109,14 +109,18 @@ std::uint16_t free_port() {
 
 class ServerProcess {
 public:
-    ServerProcess(fs::path db, std::uint16_t port) : db_(std::move(db)), port_(port) { start(); }
+    // `accounts`: the server's --accounts mode.
+    ServerProcess(fs::path db, std::uint16_t port, std::string accounts = "off")
+        : db_(std::move(db)), port_(port), accounts_(std::move(accounts)) {
+        start();
+    }
     ~ServerProcess() { kill(SIGTERM); }
     void start() {
         pid_ = fork();
         if (pid_ == 0) {
             const std::string listen = "127.0.0.1:" + std::to_string(port_);
             execl(XQ_SERVER_PATH, XQ_SERVER_PATH, "--listen", listen.c_str(), "--db", db_.c_str(),
-                  "--discovery-port", "0", "--log-level", "warn", "--plain", "--accounts", "off",
+                  "--discovery-port", "0", "--log-level", "warn", "--plain", "--accounts", accounts_.c_str(),
                   static_cast<char*>(nullptr));
             _exit(127);
         }
@@ -143,6 +147,7 @@ public:
 private:
     fs::path db_;
     std::uint16_t port_;
+    std::string accounts_;
     pid_t pid_ = -1;
 };
 
@@ -245,6 +250,54 @@ TEST(CrashRecovery, KilledServerRestoresLiveGamesAndPlayersResumeWithTokens) {
 }
 
 // ---- A journal that cannot be written ----
+
+// A rated game's new ratings are written in the transaction that archives it: a kill right after
+// the end (the players have heard the change, so it was committed) and a restart show it applied
+// once, and a second restart does not apply it again.
+TEST(CrashRecovery, ARatedResultKilledRightAfterItsEndCountsOnce) {
+    const fs::path dir = fresh_dir("rated-kill");
+    const std::uint16_t port = free_port();
+    ServerProcess server(dir / "games.db", port, "optional");
+    auto ann = std::make_unique<TestClient>(port);
+    auto bob = std::make_unique<TestClient>(port);
+    ann->hello("ann");
+    bob->hello("bob");
+    ASSERT_TRUE(std::holds_alternative<LoggedIn>(ann->call(Register{"ann", "correct horse"}).body));
+    ASSERT_TRUE(std::holds_alternative<LoggedIn>(bob->call(Register{"bob", "correct horse"}).body));
+    const auto seated = std::get<Seated>(ann->call(CreateGame{{5, 3, std::nullopt}, ColorChoice::Red, false, 0, true}).body);
+    ASSERT_TRUE(std::holds_alternative<Seated>(bob->call(JoinGame{seated.game_id, ""}).body));
+    const std::vector<std::string> moves = {"h2e2", "h9g7", "h0g2", "i9h9"};
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+        TestClient& mover = i % 2 == 0 ? *ann : *bob;
+        ASSERT_TRUE(std::holds_alternative<MoveMade>(
+            mover.call(MakeMove{seated.game_id, moves[i], 10 + i, static_cast<std::uint32_t>(i)}).body));
+    }
+    const auto ended = bob->call(Resign{seated.game_id});
+    ASSERT_TRUE(std::holds_alternative<GameEnded>(ended.body));
+    EXPECT_EQ(std::get<GameEnded>(ended.body).red_change, (RatingChange{1500, 1662, true}));
+    server.kill(SIGKILL);
+    ann.reset();
+    bob.reset();
+
+    for (int restart = 0; restart < 2; ++restart) {
+        SCOPED_TRACE(restart);
+        server.start();
+        auto c = std::make_unique<TestClient>(port);
+        c->hello("carl");
+        const auto profile = c->call(GetProfile{"ann"});
+        ASSERT_TRUE(std::holds_alternative<Profile>(profile.body));
+        const SpeedRecord& blitz = std::get<Profile>(profile.body).speeds.at(static_cast<std::size_t>(Speed::Blitz));
+        EXPECT_EQ(blitz.games, 1u);
+        EXPECT_EQ(blitz.rating.rating, 1662);
+        EXPECT_EQ(blitz.history.size(), 1u);
+        const auto list = c->call(ListArchive{0, 0, "bob"});
+        ASSERT_TRUE(std::holds_alternative<ArchiveList>(list.body));
+        ASSERT_EQ(std::get<ArchiveList>(list.body).games.size(), 1u);
+        EXPECT_EQ(std::get<ArchiveList>(list.body).games[0].black_change, (RatingChange{1500, 1338, true}));
+        c.reset();
+        server.kill(SIGKILL);
+    }
+}
 
 TEST(JournalFailure, RefusedMoveIsAnsweredInternalAndChangesNothing) {
     const fs::path dir = fresh_dir("fail");
