@@ -17,6 +17,7 @@ std::expected<std::unique_ptr<Room>, std::string> restore_room(const Recoverable
     game.start = *start;
     game.version = g.version;
     game.rated = r.rated;
+    game.spectator_delay = r.spectator_delay;
     game.seats[static_cast<std::size_t>(index_of(Color::Red))] = {r.red_name, r.red_token, 0, false, now + grace,
                                                                    r.red_account};
     game.seats[static_cast<std::size_t>(index_of(Color::Black))] = {r.black_name, r.black_token, 0, false,

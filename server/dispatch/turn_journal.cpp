@@ -31,7 +31,7 @@ bool TurnJournal::note(const Room& room, const Events& events, const Lobby& lobb
             const Seat& black = room.seat(Color::Black);
             LiveGameRecord game{room.id(), red.name, black.name, red.token, black.token,
                                 record_of(room.time_control()), to_fen(room.game().start()), wall_ms(),
-                                red.account, black.account, room.rated()};
+                                red.account, black.account, room.rated(), room.spectator_delay()};
             records_.push_back(JournalStart{std::move(game), lobby.join_code(room.id()).value_or(""), e.version});
         } else if (const auto* move = std::get_if<MoveMade>(&e.body)) {
             JournalMove m{room.id(), move->ply, to_iccs(move->move), static_cast<std::int64_t>(move->move_id),

@@ -51,7 +51,11 @@ std::expected<std::unique_ptr<Room>, std::string> Room::restore(RoomId id, TimeC
     room->both_moved_ = room->game_.ply_count() >= 2;
     room->version_ = g.version;
     for (const RestoredMove& rm : g.moves) room->version_ = std::max(room->version_, rm.version);
-    room->spectator_version_ = room->version_;  // the delay is not journaled: none after a restart
+    // Spectators stay as far behind as before the restart (the delay is journaled with the game).
+    room->spectator_delay_ = g.spectator_delay;
+    const auto shown = static_cast<std::size_t>(room->spectator_plies());
+    room->spectator_version_ =
+        shown < room->move_versions_.size() ? room->move_versions_[shown] - 1 : room->version_;
     // Clocks were paused while the server was down: the side to move continues from its time at
     // the last journaled event, with a fresh per-move allowance; before both sides have moved, the
     // wait for the first move starts again.

@@ -35,6 +35,7 @@ struct RestoredGame {
     std::vector<RestoredMove> moves;
     std::uint64_t version = 0;  // of the last journaled event
     bool rated = false;
+    int spectator_delay = 0;
 };
 
 }  // namespace xq::server

@@ -89,11 +89,12 @@ StoreResult<void> Store::begin_live_game(const LiveGameRecord& g) {
         if (auto reloaded = reload_live(); !reloaded) return std::unexpected(in_context(std::move(reloaded.error()), "begin live game " + g.id));
     auto done = db_.run(
         "INSERT INTO games (id, status, red_name, black_name, red_token, black_token, base_seconds, "
-        "increment_seconds, move_cap_seconds, start_fen, created_at, red_account, black_account, rated) "
-        "VALUES (?, 'live', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "increment_seconds, move_cap_seconds, start_fen, created_at, red_account, black_account, rated, spectator_delay) "
+        "VALUES (?, 'live', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         {g.id, g.red_name, g.black_name, g.red_token, g.black_token, g.time_control.base_seconds,
          g.time_control.increment_seconds, g.time_control.move_cap_seconds, g.start_fen, g.created_at_ms,
-         detail::null_if_empty(g.red_account), detail::null_if_empty(g.black_account), std::int64_t{g.rated}});
+         detail::null_if_empty(g.red_account), detail::null_if_empty(g.black_account), std::int64_t{g.rated},
+         std::int64_t{g.spectator_delay}});
     if (!done) return std::unexpected(in_context(std::move(done.error()), "begin live game " + g.id));
     live_.emplace(g.id, LiveJournal{});
     return {};
@@ -113,11 +114,11 @@ StoreResult<std::vector<Store::ReplayedGame>> Store::replay_journal(std::optiona
     {
         static const std::string kLive =
             "SELECT id, red_name, black_name, red_token, black_token, base_seconds, increment_seconds, "
-            "move_cap_seconds, start_fen, created_at, version, join_code, red_account, black_account, rated FROM games "
+            "move_cap_seconds, start_fen, created_at, version, join_code, red_account, black_account, rated, spectator_delay FROM games "
             "WHERE status = 'live' ORDER BY created_at, id";
         static const std::string kOne =
             "SELECT id, red_name, black_name, red_token, black_token, base_seconds, increment_seconds, "
-            "move_cap_seconds, start_fen, created_at, version, join_code, red_account, black_account, rated FROM games "
+            "move_cap_seconds, start_fen, created_at, version, join_code, red_account, black_account, rated, spectator_delay FROM games "
             "WHERE status = 'live' AND id = ?";
         auto q = only ? db_.query(kOne, {*only}) : db_.query(kLive);
         if (!q) return std::unexpected(in_context(std::move(q.error()), "read the journal"));
@@ -128,7 +129,8 @@ StoreResult<std::vector<Store::ReplayedGame>> Store::replay_journal(std::optiona
             ReplayedGame g;
             g.game.game.record = LiveGameRecord{q->text(0), q->text(1), q->text(2), q->text(3), q->text(4),
                                                 {q->int64(5), q->int64(6), q->int64(7)}, q->text(8), q->int64(9),
-                                                q->text(12), q->text(13), q->int64(14) != 0};
+                                                q->text(12), q->text(13), q->int64(14) != 0,
+                                                static_cast<int>(q->int64(15))};
             g.game.version = static_cast<std::uint64_t>(q->int64(10));
             g.game.join_code = q->text(11);
             index.emplace(g.game.game.record.id, games.size());

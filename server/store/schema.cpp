@@ -156,7 +156,8 @@ CREATE INDEX sessions_by_account ON sessions (account);
 // (server/ratings/glicko2.h; REAL, unrounded), `rating_history` a point per rated game for the
 // profile's plot; a game records whether it was rated and, when it changed ratings, each side's
 // rating before and after (rounded, as shown) and whether the new one is provisional. Accounts
-// may be the server's computer opponents (no password, never logged in). The account indexes
+// may be the server's computer opponents (no password, never logged in). A live game keeps its
+// spectator delay, so spectators stay behind after a restart too. The account indexes
 // serve ListArchive by account and a profile's results. New files get this step too (after
 // kSchemaCurrent), so a new file and a migrated one are the same.
 constexpr std::string_view kSchemaV6 = R"sql(
@@ -168,6 +169,7 @@ ALTER TABLE games ADD COLUMN black_rating_after INTEGER;
 ALTER TABLE games ADD COLUMN red_provisional INTEGER;
 ALTER TABLE games ADD COLUMN black_provisional INTEGER;
 ALTER TABLE accounts ADD COLUMN computer INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN spectator_delay INTEGER NOT NULL DEFAULT 0 CHECK (spectator_delay BETWEEN 0 AND 20);
 
 CREATE INDEX games_by_red_account ON games (red_account, status, ended_at DESC, id DESC);
 CREATE INDEX games_by_black_account ON games (black_account, status, ended_at DESC, id DESC);

@@ -121,6 +121,7 @@ struct LiveGameRecord {
     std::string red_account = {};  // account keys; "" for guests
     std::string black_account = {};
     bool rated = false;
+    int spectator_delay = 0;  // plies spectators are kept behind
     friend bool operator==(const LiveGameRecord&, const LiveGameRecord&) = default;
 };
 

@@ -145,6 +145,7 @@ TEST(StoreRatings, AVersion5FileIsMigratedWithItsGamesAndAccounts) {
     ASSERT_TRUE(live);
     ASSERT_EQ(live->size(), 1u);
     EXPECT_FALSE((*live)[0].game.record.rated);
+    EXPECT_EQ((*live)[0].game.record.spectator_delay, 0);  // v5 games had no delay
     EXPECT_EQ(store->ratings_of("ann")->size(), 0u);
     const auto results = store->results_of("ann");
     EXPECT_EQ(results->wins, 1);

@@ -43,9 +43,12 @@ ArchivedGame sample_game(std::string id, std::string red, std::string black, std
     return g;
 }
 
+// Spectators kept 3 plies behind: the delay is journaled with the game, so a restart keeps it.
 LiveGameRecord sample_live(std::string id, std::int64_t created_at) {
-    return {std::move(id), "alice", "bob", "tok-red-" + std::to_string(created_at), "tok-black", {600, 10, 0},
-            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", created_at};
+    LiveGameRecord g{std::move(id), "alice", "bob", "tok-red-" + std::to_string(created_at), "tok-black", {600, 10, 0},
+                     "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", created_at};
+    g.spectator_delay = 3;
+    return g;
 }
 
 JournalMove move_of(const std::string& game, int ply) {
