@@ -12,9 +12,12 @@ tmp="$(mktemp -d)"
 port=$((21000 + RANDOM % 11000))  # below the ephemeral range (32768+)
 pid="" lg=""
 extra=()
-"$server" --help 2>&1 | grep -q -- --rate-limit && extra=(--rate-limit 0)
+# The help text is read whole first: `--help | grep -q` under pipefail fails whenever grep quits
+# before the server has written all of it (SIGPIPE), and the option was then silently left out.
+help="$("$server" --help 2>&1 || true)"
+grep -q -- --rate-limit <<<"$help" && extra=(--rate-limit 0)
 # loadgen's 12 hosts wait on one address.
-"$server" --help 2>&1 | grep -q -- --max-waiting-games && extra+=(--max-waiting-games-per-address 0)
+grep -q -- --max-waiting-games <<<"$help" && extra+=(--max-waiting-games-per-address 0)
 
 cleanup() {
   [[ -n "$pid" ]] && kill -9 "$pid" 2>/dev/null
