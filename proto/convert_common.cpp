@@ -75,20 +75,6 @@ std::string_view to_string(GameResult r) {
     return "ongoing";
 }
 
-std::string_view to_string(Speed speed) {
-    switch (speed) {
-        case Speed::Bullet:
-            return "bullet";
-        case Speed::Blitz:
-            return "blitz";
-        case Speed::Rapid:
-            return "rapid";
-        case Speed::Classical:
-            return "classical";
-    }
-    return "blitz";
-}
-
 namespace detail {
 
 // The plain enums and ErrorCode share their numbering with the schema; keep them in step.

@@ -78,7 +78,7 @@ enum class ErrorCode : std::uint8_t {
 };
 inline constexpr int kErrorCodeCount = 41;
 
-// Rating pools by estimated duration, base seconds + 40 x increment seconds (common/speed.h).
+// Rating pools by estimated duration (common/speed.h holds the rule and the names).
 enum class Speed : std::uint8_t { Bullet, Blitz, Rapid, Classical };
 inline constexpr int kSpeedCount = 4;
 
@@ -88,7 +88,6 @@ enum class AccountsMode : std::uint8_t { Optional, Required, Off };
 std::string_view code_name(ErrorCode code);  // "unsupported_version", ...; "unspecified"
 std::string_view to_string(Side side);       // "red", "black"
 std::string_view to_string(GameResult r);    // "ongoing", "red_wins", "black_wins", "draw"
-std::string_view to_string(Speed speed);     // "bullet", "blitz", "rapid", "classical"
 
 // Both directions: the server measures round trips with its own Ping; a client keeps its
 // connection alive with one. The other side answers with the nonce at once.

@@ -20,7 +20,7 @@ const char* speed_name(SpeedPool speed) {
 SpeedPool speed_pool(const TimeControlChoice& tc) {
     using timekeeping::Millis;
     const timekeeping::TimeControl t{Millis(tc.base_minutes * 60'000), Millis(tc.increment_seconds * 1000), std::nullopt};
-    return static_cast<SpeedPool>(static_cast<int>(timekeeping::speed_of(t)));
+    return timekeeping::speed_of(t);
 }
 
 std::string rating_text(const std::optional<RatingView>& r) {

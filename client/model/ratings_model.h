@@ -10,11 +10,12 @@
 #include <vector>
 
 #include "client/model/lobby_model.h"
+#include "common/speed.h"
 
 namespace xq::client {
 
-// The rating pools, fastest first (as the protocol's Speed).
-enum class SpeedPool { Bullet, Blitz, Rapid, Classical };
+// The rating pools, fastest first (as the protocol's Speed): the rules library's speeds.
+using SpeedPool = timekeeping::Speed;
 inline constexpr int kSpeedPools = 4;
 const char* speed_name(SpeedPool speed);  // "Bullet", ...
 // The pool a time control is rated in (common/speed.h has the rule).
