@@ -136,8 +136,10 @@ run_suite() {
     build="$root/build-sanitize-${sanitize//,/-}"
     # Sanitizer instrumentation makes g++ 12 warn falsely inside Boost.Asio's coroutine frames
     # (-Wmismatched-new-delete), so warnings stay warnings in this build.
+    # -O1 -g1 (line tables: enough for the sanitizers' stack traces) is what ASan's authors advise
+    # and compiles ~40% faster than -O2 -g here (net_test.cpp: 299 s against 500 s, loaded machine).
     cmake_extra=("-DCMAKE_CXX_FLAGS=-fsanitize=$sanitize -fno-omit-frame-pointer -fno-sanitize-recover=all"
-                 "-DXQ_WERROR=OFF")
+                 "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" "-DXQ_WERROR=OFF")
     label_args=(-LE fuzz)
     sanitizer_env
   fi

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include "client/net/local_server.h"
@@ -81,10 +82,14 @@ TEST(ServerBots, KeepsComputerOpponentsInTheLobby) {
     std::uint32_t ply = 0;
     std::uint64_t move_id = 1;
     bool ended = false;
+    std::optional<std::uint32_t> sent_at;  // the ply our move in flight was sent at
     while (!ended && ply < 16) {
-        if (pos.side_to_move() == me) {
+        // Other messages (the opponent's lag, say) may come before our move's acknowledgement:
+        // send once per ply.
+        if (pos.side_to_move() == me && sent_at != ply) {
             const Move m = legal_moves(pos)[0];
             person.send(proto::MakeMove{games[0].game_id, to_iccs(m), move_id++, ply});
+            sent_at = ply;
         }
         // The next move (ours acknowledged, or the bot's), or the end.
         auto message = person.next();
