@@ -191,17 +191,12 @@ TEST_F(ClientEndToEnd, KilledClientStartedAgainReturnsToItsGameAndPlaysOn) {
     EXPECT_EQ(seat->side, Color::Black);
 
     bob->kill_hard();
-    const auto away = wait_for_body<proto::PlayerConnection>(*referee_);
-    ASSERT_TRUE(away);
-    EXPECT_EQ(away->side, proto::Side::Black);
-    EXPECT_FALSE(away->player.connected);
+    ASSERT_TRUE(wait_for_body<proto::PlayerConnection>(*referee_, test::seat_connected(proto::Side::Black, false)));
     bob.reset();
 
     ClientWindow again("bob", port(), dir_ / "bob", restarted());
-    const auto back = wait_for_body<proto::PlayerConnection>(*referee_, 20s);
-    ASSERT_TRUE(back) << "the restarted client did not resume its seat";
-    EXPECT_EQ(back->side, proto::Side::Black);
-    EXPECT_TRUE(back->player.connected);
+    ASSERT_TRUE(wait_for_body<proto::PlayerConnection>(*referee_, test::seat_connected(proto::Side::Black, true), 20s))
+        << "the restarted client did not resume its seat";
     std::this_thread::sleep_for(1s);  // the Snapshot drawn
     again.screenshot("returned");
 
@@ -250,9 +245,8 @@ TEST_F(ClientGraceEndToEnd, TheCountdownReachesZeroAndClaimWins) {
     ASSERT_TRUE(move_by_clicks(alice, "h2e2", false));
     ASSERT_TRUE(move_by_clicks(*bob, "h9g7", true));
     bob->kill_hard();
-    const auto away = wait_for_body<proto::PlayerConnection>(*referee_);
-    ASSERT_TRUE(away);
-    EXPECT_FALSE(away->player.connected);
+    ASSERT_TRUE(wait_for_body<proto::PlayerConnection>(
+        *referee_, [](const proto::PlayerConnection& p) { return !p.player.connected; }));
     std::this_thread::sleep_for(1s);
     alice.screenshot("grace-countdown");
     std::this_thread::sleep_for(3s);  // the grace runs out with no event from anyone: only the clock

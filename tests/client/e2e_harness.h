@@ -224,13 +224,18 @@ const Point kArchiveTab = center(lobby_layout(kWidth, kHeight).tabs()[1]);
 const Point kArchivePlayerField{lobby_layout(kWidth, kHeight).lists.x + lobby_layout(kWidth, kHeight).lists.w - 300 + 95,
                                 lobby_layout(kWidth, kHeight).lists.y + 44 - 4 + 15};
 
-template <class T>
-std::optional<T> wait_for_body(test::TestClient& c, std::chrono::seconds limit = 10s) {
+// The first T that `accept` takes within `limit`.
+template <class T, class Accept>
+std::optional<T> wait_for_body(test::TestClient& c, Accept accept, std::chrono::seconds limit = 10s) {
     const auto end = std::chrono::steady_clock::now() + limit;
     while (std::chrono::steady_clock::now() < end)
         if (auto m = c.next())
-            if (auto* body = std::get_if<T>(&m->body)) return *body;
+            if (auto* body = std::get_if<T>(&m->body); body && accept(*body)) return *body;
     return std::nullopt;
+}
+template <class T>
+std::optional<T> wait_for_body(test::TestClient& c, std::chrono::seconds limit = 10s) {
+    return wait_for_body<T>(c, [](const T&) { return true; }, limit);
 }
 
 }  // namespace xq::client::e2e

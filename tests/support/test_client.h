@@ -51,8 +51,13 @@ public:
     // The first message whose body is a T (earlier ones of other kinds are dropped).
     template <class T>
     std::optional<T> wait_for() {
+        return wait_for<T>([](const T&) { return true; });
+    }
+    // The first T that `accept` takes (PlayerConnection also carries lag updates, say).
+    template <class T, class Accept>
+    std::optional<T> wait_for(Accept accept) {
         while (auto m = next())
-            if (auto* body = std::get_if<T>(&m->body)) return *body;
+            if (auto* body = std::get_if<T>(&m->body); body && accept(*body)) return *body;
         return std::nullopt;
     }
     // True when the server has closed the connection (reads EOF within the timeout).
@@ -92,5 +97,11 @@ private:
     std::deque<std::pair<std::uint64_t, std::chrono::steady_clock::time_point>> pongs_due_;  // nonce, when
     std::size_t pings_answered_ = 0;
 };
+
+// For wait_for<PlayerConnection>: a seat's connection changed to `connected` (the same event
+// also carries lag updates, which a test waiting for a disconnection must skip).
+inline auto seat_connected(proto::Side side, bool connected) {
+    return [=](const proto::PlayerConnection& p) { return p.side == side && p.player.connected == connected; };
+}
 
 }  // namespace xq::test

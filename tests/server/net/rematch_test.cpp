@@ -108,7 +108,7 @@ TEST_F(RematchTest, RefusedAfterAnAbortBeforeTheEndOrWhenTheOpponentLeft) {
 
     const GameId finished = finished_game(*red, *black).game_id;
     black.reset();  // Bob disconnects
-    red->wait_for<PlayerConnection>();
+    ASSERT_TRUE(red->wait_for<PlayerConnection>([](const PlayerConnection& p) { return !p.player.connected; }));
     EXPECT_EQ(error_of(red->call(MakeOffer{finished, OfferKind::Rematch})), ErrorCode::NoRematch);
 }
 
