@@ -17,7 +17,7 @@
 #include <string_view>
 #include <vector>
 
-#include "server/store/store.h"
+#include "server/store/sqlite/sqlite_store.h"
 
 namespace {
 
@@ -27,7 +27,7 @@ using xq::server::JournalAppend;
 using xq::server::JournalMove;
 using xq::server::JournalRecord;
 using xq::server::JournalStart;
-using xq::server::Store;
+using xq::server::SqliteStore;
 using xq::server::StoreError;
 
 // A scratch directory removed on scope exit.
@@ -44,7 +44,7 @@ struct TempDir {
 };
 
 // Commits a batch of journal records; false after printing the error.
-bool commit(Store& store, const std::vector<JournalRecord>& records) {
+bool commit(SqliteStore& store, const std::vector<JournalRecord>& records) {
     auto done = store.commit_journal(records);
     if (done && done->empty()) return true;
     const StoreError& error = done ? done->front().error : done.error();
@@ -60,7 +60,7 @@ double run(bool sync_full, int moves, int batch) {
         std::fprintf(stderr, "cannot create a temporary directory\n");
         return -1;
     }
-    auto store = Store::open(dir.path / "bench.db", {.sync_full = sync_full});
+    auto store = SqliteStore::open(dir.path / "bench.db", {.sync_full = sync_full});
     if (!store) {
         std::fprintf(stderr, "open: %s\n", store.error().message.c_str());
         return -1;

@@ -14,6 +14,7 @@
 #include "server/app/bot_keeper.h"
 #include "server/log/log.h"
 #include "server/net/server.h"
+#include "server/store/store_location.h"
 #include "tls/certificate.h"
 #include "tls/context.h"
 

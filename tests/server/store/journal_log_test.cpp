@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "server/accounts/secret.h"
-#include "server/store/store.h"
+#include "server/store/sqlite/sqlite_store.h"
 #include "support/raw_sqlite.h"
 #include "support/temp_dir.h"
 
@@ -69,7 +69,7 @@ struct Expected {
 };
 
 TEST_F(JournalLogTest, CompactionBoundsTheLogAndKeepsLiveGamesWhole) {
-    auto store = Store::open(db());
+    auto store = SqliteStore::open(db());
     ASSERT_TRUE(store) << store.error().message;
 
     // "long" lives through everything: a move every turn and a takeback half-way. Around it, 400
@@ -116,7 +116,7 @@ TEST_F(JournalLogTest, CompactionBoundsTheLogAndKeepsLiveGamesWhole) {
         ASSERT_TRUE(step) << step.error().message;
         compactions += *step ? 1 : 0;
         longest = std::max(longest, store->journal_rows());
-        ASSERT_LE(store->journal_rows(), 2 * store->live_journal_rows() + 2 * Store::kCompactChunk + 400);
+        ASSERT_LE(store->journal_rows(), 2 * store->live_journal_rows() + 2 * SqliteStore::kCompactChunk + 400);
     }
     EXPECT_GT(compactions, 5);
     EXPECT_EQ(raw_int(db(), "SELECT count(*) FROM journal"), store->journal_rows());
@@ -155,7 +155,7 @@ TEST_F(JournalLogTest, CompactionBoundsTheLogAndKeepsLiveGamesWhole) {
     EXPECT_EQ(archived->moves.size(), 20u * 5 - 1);
 
     // A new process finds the same, and goes on appending where the log left off.
-    store = Store::open(db());
+    store = SqliteStore::open(db());
     ASSERT_TRUE(store) << store.error().message;
     check(*store);
     ++long_ply;
@@ -169,7 +169,7 @@ TEST_F(JournalLogTest, CompactionBoundsTheLogAndKeepsLiveGamesWhole) {
 }
 
 TEST_F(JournalLogTest, ATakebackPastTheStartOrOfAFinishedGameIsRefused) {
-    auto store = Store::open(db());
+    auto store = SqliteStore::open(db());
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->commit_journal(std::vector<JournalRecord>{JournalStart{record("g", 1), "", 1}, move("g", 1, 2)}));
     auto done = store->commit_journal(std::vector<JournalRecord>{JournalTakeback{"g", 2, 3}, JournalTakeback{"g", -1, 3},
@@ -187,14 +187,14 @@ TEST_F(JournalLogTest, ATakebackPastTheStartOrOfAFinishedGameIsRefused) {
 
 TEST_F(JournalLogTest, DamagedRowsCostOnlyTheirOwnGame) {
     {
-        auto store = Store::open(db());
+        auto store = SqliteStore::open(db());
         ASSERT_TRUE(store);
         ASSERT_TRUE(store->commit_journal(std::vector<JournalRecord>{JournalStart{record("a", 1), "", 1},
                                                                      JournalStart{record("b", 2), "", 1}, move("a", 1, 2),
                                                                      move("b", 1, 2), move("a", 2, 3), move("a", 3, 4)}));
     }
     raw_exec(db(), "DELETE FROM journal WHERE game_id = 'a' AND n = 2");  // a hole in a's journal
-    auto store = Store::open(db());
+    auto store = SqliteStore::open(db());
     ASSERT_TRUE(store) << store.error().message;
     std::vector<StoreError> damaged;
     auto games = store->load_recoverable_games(&damaged);
@@ -237,9 +237,9 @@ INSERT INTO moves VALUES ('live1', 2, 'h9g7', 12, 100, 200, 5, 3), ('live1', 1, 
                          ('old', 1, 'h0g2', 1, 1, 1, 1, 2);
 PRAGMA user_version = 2;
 )sql");
-    auto store = Store::open(db());
+    auto store = SqliteStore::open(db());
     ASSERT_TRUE(store) << store.error().message;
-    EXPECT_EQ(store->schema_version(), Store::kSchemaVersion);
+    EXPECT_EQ(store->schema_version(), SqliteStore::kSchemaVersion);
     EXPECT_EQ(raw_int(db(), "SELECT count(*) FROM sqlite_schema WHERE name = 'moves'"), 0);
     auto games = store->load_recoverable_games();
     ASSERT_TRUE(games) << games.error().message;

@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "server/store/store.h"
+#include "server/store/sqlite/sqlite_store.h"
 #include "support/raw_sqlite.h"
 #include "support/temp_dir.h"
 
@@ -129,7 +129,7 @@ TEST(StoreRatings, AVersion5FileIsMigratedWithItsGamesAndAccounts) {
         sqlite3_free(error);
         sqlite3_close(db);
     }
-    auto store = Store::open(path);
+    auto store = SqliteStore::open(path);
     ASSERT_TRUE(store) << store.error().message;
     EXPECT_EQ(store->schema_version(), 6);
     EXPECT_EQ(raw_int(path, "PRAGMA user_version"), 6);
@@ -154,7 +154,7 @@ TEST(StoreRatings, AVersion5FileIsMigratedWithItsGamesAndAccounts) {
 
 TEST(StoreRatings, ARatedGameWritesRatingsAndHistoryWithItsArchiveRowOnce) {
     xq::test::TempDir dir("xq-ratings-store");
-    auto store = Store::open(dir / "s.db");
+    auto store = SqliteStore::open(dir / "s.db");
     ASSERT_TRUE(store);
     for (const char* key : {"ann", "cy"}) ASSERT_TRUE(store->create_account({key, key, "h", 1}));
     const RatingUpdate ann1{"blitz", {1500, 350, 0.06}, {1662.31, 290.32, 0.06}};

@@ -14,7 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "server/store/store.h"
+#include "server/store/sqlite/sqlite_store.h"
+#include "server/store/store_location.h"
 #include "support/raw_sqlite.h"
 #include "support/temp_dir.h"
 
@@ -92,9 +93,9 @@ protected:
 };
 
 TEST_F(StoreTest, ArchiveAndFetchRoundTrip) {
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     ASSERT_TRUE(store) << store.error().message;
-    EXPECT_EQ(store->schema_version(), Store::kSchemaVersion);
+    EXPECT_EQ(store->schema_version(), SqliteStore::kSchemaVersion);
     const ArchivedGame g = sample_game("g1", "alice", "bob", 1'700'000'000'000);
     ASSERT_TRUE(store->archive_game(g));
     auto fetched = store->fetch_archived("g1");
@@ -107,7 +108,7 @@ TEST_F(StoreTest, ArchiveAndFetchRoundTrip) {
 }
 
 TEST_F(StoreTest, ArchiveSeveralInOneTransactionKeepsTheGoodOnes) {
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     ASSERT_TRUE(store) << store.error().message;
     ASSERT_TRUE(store->archive_game(sample_game("g0", "alice", "bob", 1'700'000'000'000)));
     const std::vector<ArchivedGame> games{sample_game("g1", "alice", "bob", 1'700'000'001'000),
@@ -122,7 +123,7 @@ TEST_F(StoreTest, ArchiveSeveralInOneTransactionKeepsTheGoodOnes) {
 }
 
 TEST_F(StoreTest, ListIsNewestFirstAndPages) {
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     ASSERT_TRUE(store);
     // Seven games; g5 and g6 end at the same moment, so the id breaks the tie (descending).
     const std::vector<std::pair<std::string, std::int64_t>> ends = {
@@ -153,7 +154,7 @@ TEST_F(StoreTest, ListIsNewestFirstAndPages) {
 // Pages follow each other by key: the same games in the same order as by offset, each once; a
 // key is found through the archive index (no scan, no sort).
 TEST_F(StoreTest, ListPagesByKey) {
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     ASSERT_TRUE(store);
     const std::vector<std::pair<std::string, std::int64_t>> ends = {
         {"g0", 1000}, {"g1", 7000}, {"g2", 3000}, {"g3", 5000}, {"g4", 2000}, {"g5", 6000}, {"g6", 6000}};
@@ -187,7 +188,7 @@ TEST_F(StoreTest, ListPagesByKey) {
 // nothing.
 TEST_F(StoreTest, PrivateGamesAreNotListedAndTheirCodesAreCleared) {
     {
-        auto store = Store::open(db_path());
+        auto store = SqliteStore::open(db_path());
         ASSERT_TRUE(store);
         ArchivedGame secret = sample_game("secret", "alice", "bob", 2000);
         secret.is_private = true;
@@ -204,7 +205,7 @@ TEST_F(StoreTest, PrivateGamesAreNotListedAndTheirCodesAreCleared) {
     }
     EXPECT_EQ(raw_int(db_path(), "UPDATE games SET join_code = 'K3Y9AB' WHERE id = 'secret'"), -1);
     for (int open = 0; open < 2; ++open) {
-        ASSERT_TRUE(Store::open(db_path()));
+        ASSERT_TRUE(SqliteStore::open(db_path()));
         EXPECT_EQ(raw_int(db_path(), "SELECT count(*) FROM games WHERE join_code = 'K3Y9AB'"), 0);
         EXPECT_EQ(raw_int(db_path(), "SELECT count(*) FROM games WHERE id = 'secret' AND join_code = ''"), 1);
         EXPECT_EQ(raw_int(db_path(), "SELECT count(*) FROM games WHERE id = 'open' AND join_code IS NULL"), 1);
@@ -212,7 +213,7 @@ TEST_F(StoreTest, PrivateGamesAreNotListedAndTheirCodesAreCleared) {
 }
 
 TEST_F(StoreTest, ListFiltersByEitherSide) {
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->archive_game(sample_game("a", "alice", "bob", 100)));
     ASSERT_TRUE(store->archive_game(sample_game("b", "carol", "alice", 200)));
@@ -248,7 +249,7 @@ TEST_F(StoreTest, ListFiltersByEitherSide) {
 
 // A player's name in any case of its ASCII letters finds the games; CJK names match as they are.
 TEST_F(StoreTest, PlayerFilterIgnoresCase) {
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->archive_game(sample_game("a", "Alice", "bob", 100)));
     ASSERT_TRUE(store->archive_game(sample_game("b", "BOB", "alice", 200)));
@@ -270,7 +271,7 @@ TEST_F(StoreTest, PlayerFilterIgnoresCase) {
 // The filter is served by the name indexes, which fold case as the query does: no scan of the
 // archive, no sort.
 TEST_F(StoreTest, PlayerFilterUsesTheNameIndexes) {
-    ASSERT_TRUE(Store::open(db_path()));
+    ASSERT_TRUE(SqliteStore::open(db_path()));
     for (const char* side : {"red", "black"}) {
         const std::string plan = xq::test::raw_lines(
             db_path(),
@@ -284,15 +285,15 @@ TEST_F(StoreTest, PlayerFilterUsesTheNameIndexes) {
 
 TEST_F(StoreTest, ReopenFindsEverything) {
     {
-        auto store = Store::open(db_path());
+        auto store = SqliteStore::open(db_path());
         ASSERT_TRUE(store);
         ASSERT_TRUE(store->archive_game(sample_game("old", "alice", "bob", 500)));
         ASSERT_EQ(refused(*store, {start_record(sample_live("live", 1)), move_record("live", 1),
                                    move_record("live", 2)}),
                   kNone);
     }
-    EXPECT_EQ(raw_int(db_path(), "PRAGMA user_version"), Store::kSchemaVersion);
-    auto store = Store::open(db_path());
+    EXPECT_EQ(raw_int(db_path(), "PRAGMA user_version"), SqliteStore::kSchemaVersion);
+    auto store = SqliteStore::open(db_path());
     ASSERT_TRUE(store) << store.error().message;
     auto fetched = store->fetch_archived("old");
     ASSERT_TRUE(fetched);
@@ -308,7 +309,7 @@ TEST_F(StoreTest, ReopenFindsEverything) {
 }
 
 TEST_F(StoreTest, DuplicateIdIsAConstraintError) {
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->archive_game(sample_game("g1", "alice", "bob", 100)));
     auto again = store->archive_game(sample_game("g1", "carol", "dave", 200));
@@ -325,7 +326,7 @@ TEST_F(StoreTest, DuplicateIdIsAConstraintError) {
 }
 
 TEST_F(StoreTest, RefusesMalformedRecords) {
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     ASSERT_TRUE(store);
     ArchivedGame ongoing = sample_game("x", "a", "b", 1);
     ongoing.result = xq::Result::Ongoing;
@@ -351,7 +352,7 @@ TEST_F(StoreTest, GarbageFileIsReportedAsCorrupt) {
         for (int i = 0; i < 512; ++i) out << "this is not a database ";
     }
     const auto size = fs::file_size(db_path());
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     ASSERT_FALSE(store);
     EXPECT_EQ(store.error().code, StoreErrorCode::Corrupt);
     EXPECT_NE(store.error().message.find("not a database"), std::string::npos) << store.error().message;
@@ -361,7 +362,7 @@ TEST_F(StoreTest, GarbageFileIsReportedAsCorrupt) {
 
 TEST_F(StoreTest, DamagedPagesGiveCorruptNotACrash) {
     {
-        auto store = Store::open(db_path());
+        auto store = SqliteStore::open(db_path());
         ASSERT_TRUE(store);
         for (int i = 0; i < 200; ++i) {
             ArchivedGame g = sample_game("g" + std::to_string(i), "alice", "bob", i);
@@ -377,7 +378,7 @@ TEST_F(StoreTest, DamagedPagesGiveCorruptNotACrash) {
         f.seekp(4096);
         f.write(noise.data(), static_cast<std::streamsize>(noise.size()));
     }
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     if (!store) {
         EXPECT_EQ(store.error().code, StoreErrorCode::Corrupt) << store.error().message;
         return;
@@ -399,22 +400,22 @@ TEST_F(StoreTest, ForeignOrNewerDatabaseIsRefused) {
     EXPECT_EQ(raw_int(foreign, "CREATE TABLE t (x)"), -1);  // runs; no row comes back
     EXPECT_EQ(raw_int(newer, "PRAGMA user_version = 99"), -1);
 
-    auto f = Store::open(foreign);
+    auto f = SqliteStore::open(foreign);
     ASSERT_FALSE(f);
     EXPECT_EQ(f.error().code, StoreErrorCode::OpenFailed) << f.error().message;
-    auto n = Store::open(newer);
+    auto n = SqliteStore::open(newer);
     ASSERT_FALSE(n);
     EXPECT_EQ(n.error().code, StoreErrorCode::VersionMismatch) << n.error().message;
 }
 
 TEST_F(StoreTest, UnusableDirectoryIsOpenFailed) {
-    auto missing = Store::open(dir_ / "no" / "such" / "dir" / "x.db");
+    auto missing = SqliteStore::open(dir_ / "no" / "such" / "dir" / "x.db");
     ASSERT_FALSE(missing);
     EXPECT_EQ(missing.error().code, StoreErrorCode::OpenFailed) << missing.error().message;
     EXPECT_NE(missing.error().message.find("no/such/dir"), std::string::npos);
 
     std::ofstream(dir_ / "plain-file") << "x";
-    auto under_file = Store::open(dir_ / "plain-file" / "x.db");
+    auto under_file = SqliteStore::open(dir_ / "plain-file" / "x.db");
     ASSERT_FALSE(under_file);
     EXPECT_EQ(under_file.error().code, StoreErrorCode::OpenFailed);
 }
@@ -432,7 +433,7 @@ TEST_F(StoreTest, ReadOnlyDirectoryIsOpenFailed) {
         ASSERT_GE(child, 0);
         if (child == 0) {
             if (setgid(65534) != 0 || setuid(65534) != 0) _exit(3);
-            auto store = Store::open(ro / "x.db");
+            auto store = SqliteStore::open(ro / "x.db");
             _exit(!store && store.error().code == StoreErrorCode::OpenFailed ? 0 : 1);
         }
         int status = 0;
@@ -441,7 +442,7 @@ TEST_F(StoreTest, ReadOnlyDirectoryIsOpenFailed) {
         EXPECT_EQ(WEXITSTATUS(status), 0) << "as nobody, opening in a read-only directory did not fail cleanly";
         return;
     }
-    auto store = Store::open(ro / "x.db");
+    auto store = SqliteStore::open(ro / "x.db");
     ASSERT_FALSE(store);
     EXPECT_EQ(store.error().code, StoreErrorCode::OpenFailed) << store.error().message;
 }
@@ -457,7 +458,7 @@ TEST(StorePath, FollowsXdgThenHome) {
 }
 
 TEST_F(StoreTest, ClearLeavesTheStoreAsANewFileGivesIt) {
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->archive_game(sample_game("g1", "alice", "bob", 1'700'000'000'000)));
     ASSERT_EQ(refused(*store, {start_record(sample_live("a", 10)), move_record("a", 1), move_record("a", 2)}),
@@ -466,7 +467,7 @@ TEST_F(StoreTest, ClearLeavesTheStoreAsANewFileGivesIt) {
     ASSERT_TRUE(store->clear());
     EXPECT_EQ(store->list_archived(0, 10)->total, 0);
     EXPECT_TRUE(live_games(*store)->empty());
-    EXPECT_EQ(store->schema_version(), Store::kSchemaVersion);
+    EXPECT_EQ(store->schema_version(), SqliteStore::kSchemaVersion);
     // The same ids are free again, and the journal takes moves from ply 1 as for a new game.
     ASSERT_EQ(refused(*store, {start_record(sample_live("a", 10))}), kNone);
     ASSERT_EQ(refused(*store, {move_record("a", 1)}), kNone);
@@ -475,7 +476,7 @@ TEST_F(StoreTest, ClearLeavesTheStoreAsANewFileGivesIt) {
 }
 
 TEST_F(StoreTest, JournalGroupAppendReloadsInOrder) {
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     ASSERT_TRUE(store);
     ASSERT_EQ(refused(*store, {start_record(sample_live("b", 20))}), kNone);
     ASSERT_EQ(refused(*store, {start_record(sample_live("a", 10))}), kNone);
@@ -505,7 +506,7 @@ TEST_F(StoreTest, JournalGroupAppendReloadsInOrder) {
 }
 
 TEST_F(StoreTest, DuplicatePlyIsRejectedAndChangesNothing) {
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     ASSERT_TRUE(store);
     ASSERT_EQ(refused(*store, {start_record(sample_live("g", 1)), start_record(sample_live("h", 2))}), kNone);
     ASSERT_EQ(refused(*store, {move_record("g", 1), move_record("g", 2), move_record("g", 3)}), kNone);
@@ -533,7 +534,7 @@ TEST_F(StoreTest, DuplicatePlyIsRejectedAndChangesNothing) {
 }
 
 TEST_F(StoreTest, FinishMovesTheGameToTheArchive) {
-    auto store = Store::open(db_path());
+    auto store = SqliteStore::open(db_path());
     ASSERT_TRUE(store);
     ASSERT_EQ(refused(*store, {start_record(sample_live("g", 1000)), start_record(sample_live("other", 2000)),
                                move_record("g", 1), move_record("g", 2), move_record("g", 3)}),

@@ -7,8 +7,8 @@
 #include <unordered_map>
 
 #include "common/iccs.h"
-#include "server/store/store.h"
-#include "server/store/store_detail.h"
+#include "server/store/sqlite/sqlite_store.h"
+#include "server/store/sqlite/store_detail.h"
 
 namespace xq::server {
 
@@ -55,7 +55,7 @@ std::optional<StoreError> replay(RecoverableGame& g, std::vector<Row>& log) {
 
 }  // namespace
 
-StoreResult<Store::LiveJournal*> Store::live_journal(std::string_view id, std::string_view context) {
+StoreResult<SqliteStore::LiveJournal*> SqliteStore::live_journal(std::string_view id, std::string_view context) {
     if (live_stale_)
         if (auto reloaded = reload_live(); !reloaded) return std::unexpected(in_context(std::move(reloaded.error()), context));
     const auto it = live_.find(id);
@@ -65,7 +65,7 @@ StoreResult<Store::LiveJournal*> Store::live_journal(std::string_view id, std::s
     return &it->second;
 }
 
-StoreResult<void> Store::insert_journal_row(const JournalMove& m, std::optional<int> takeback_to, std::uint64_t version,
+StoreResult<void> SqliteStore::insert_journal_row(const JournalMove& m, std::optional<int> takeback_to, std::uint64_t version,
                                             LiveJournal& live) {
     static const std::string kInsert =
         "INSERT INTO journal (game_id, n, ply, iccs, move_id, red_ms, black_ms, at, version) "
@@ -82,7 +82,7 @@ StoreResult<void> Store::insert_journal_row(const JournalMove& m, std::optional<
     return {};
 }
 
-StoreResult<void> Store::begin_live_game(const LiveGameRecord& g) {
+StoreResult<void> SqliteStore::begin_live_game(const LiveGameRecord& g) {
     for (auto valid : {detail::check_id(g.id), detail::check_time_control(g.time_control)})
         if (!valid) return std::unexpected(in_context(std::move(valid.error()), "begin live game " + g.id));
     if (live_stale_)
@@ -100,7 +100,7 @@ StoreResult<void> Store::begin_live_game(const LiveGameRecord& g) {
     return {};
 }
 
-StoreResult<std::vector<Store::ReplayedGame>> Store::replay_journal(std::optional<std::string_view> only) {
+StoreResult<std::vector<SqliteStore::ReplayedGame>> SqliteStore::replay_journal(std::optional<std::string_view> only) {
     // One snapshot for both reads, unless the caller's transaction is one already.
     std::optional<sql::Transaction> snapshot;
     if (!db_.in_transaction()) {
@@ -163,7 +163,7 @@ StoreResult<std::vector<Store::ReplayedGame>> Store::replay_journal(std::optiona
     return games;
 }
 
-StoreResult<void> Store::reload_live() {
+StoreResult<void> SqliteStore::reload_live() {
     auto games = replay_journal();
     if (!games) return std::unexpected(std::move(games.error()));
     std::unordered_map<std::string, LiveJournal, Hash, std::equal_to<>> live;
