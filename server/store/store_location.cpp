@@ -4,7 +4,7 @@
 
 #include <cstdlib>
 
-// PG
+#include "server/store/postgres/pg_store.h"
 #include "server/store/sqlite/sqlite_store.h"
 
 namespace xq::server {
@@ -18,7 +18,9 @@ StoreResult<std::unique_ptr<Store>> open_store(const StoreLocation& where) {
         if (file->checkpoint_thread) (void)store->checkpoint_on_thread(std::chrono::milliseconds(200));
         return std::make_unique<SqliteStore>(std::move(*store));
     }
-    return std::unexpected(StoreError{StoreErrorCode::OpenFailed, "no postgres yet"});
+    auto store = PgStore::open(std::get<PostgresLocation>(where).conninfo);
+    if (!store) return std::unexpected(std::move(store.error()));
+    return std::unique_ptr<Store>(std::move(*store));
 }
 
 StoreResult<std::filesystem::path> db_path_from(std::optional<std::string_view> xdg_data_home,

@@ -1,4 +1,5 @@
-// The SQLite store: archive, listing and paging, reopening, bad files and directories, and the
+// The store on both backends (TEST_P, StoreBackendTest) and SQLite's own cases (files, directories,
+// WAL): archive, listing and paging, reopening, bad files and directories, and the
 // live-game journal as the server writes it (commit_journal) with group append, ply checks and
 // finishing into the archive. Every test works in a fresh temporary directory.
 
@@ -18,10 +19,12 @@
 #include "server/store/store_location.h"
 #include "support/raw_sqlite.h"
 #include "support/temp_dir.h"
+#include "store_backends.h"
 
 namespace fs = std::filesystem;
 using namespace xq::server;
 using xq::test::raw_int;
+using xq::test::StoreBackendTest;
 
 namespace {
 
@@ -92,10 +95,10 @@ protected:
     const fs::path& dir_ = tmp_.path();
 };
 
-TEST_F(StoreTest, ArchiveAndFetchRoundTrip) {
-    auto store = SqliteStore::open(db_path());
-    ASSERT_TRUE(store) << store.error().message;
-    EXPECT_EQ(store->schema_version(), SqliteStore::kSchemaVersion);
+TEST_P(StoreBackendTest, ArchiveAndFetchRoundTrip) {
+    auto store = open();
+    ASSERT_TRUE(store);
+    EXPECT_EQ(store->schema_version(), schema_version());
     const ArchivedGame g = sample_game("g1", "alice", "bob", 1'700'000'000'000);
     ASSERT_TRUE(store->archive_game(g));
     auto fetched = store->fetch_archived("g1");
@@ -107,9 +110,9 @@ TEST_F(StoreTest, ArchiveAndFetchRoundTrip) {
     EXPECT_EQ(missing.error().code, StoreErrorCode::NotFound);
 }
 
-TEST_F(StoreTest, ArchiveSeveralInOneTransactionKeepsTheGoodOnes) {
-    auto store = SqliteStore::open(db_path());
-    ASSERT_TRUE(store) << store.error().message;
+TEST_P(StoreBackendTest, ArchiveSeveralInOneTransactionKeepsTheGoodOnes) {
+    auto store = open();
+    ASSERT_TRUE(store);
     ASSERT_TRUE(store->archive_game(sample_game("g0", "alice", "bob", 1'700'000'000'000)));
     const std::vector<ArchivedGame> games{sample_game("g1", "alice", "bob", 1'700'000'001'000),
                                           sample_game("g0", "carol", "dave", 1'700'000'002'000),  // taken
@@ -122,8 +125,8 @@ TEST_F(StoreTest, ArchiveSeveralInOneTransactionKeepsTheGoodOnes) {
     EXPECT_TRUE(store->archive_games({}).empty());
 }
 
-TEST_F(StoreTest, ListIsNewestFirstAndPages) {
-    auto store = SqliteStore::open(db_path());
+TEST_P(StoreBackendTest, ListIsNewestFirstAndPages) {
+    auto store = open();
     ASSERT_TRUE(store);
     // Seven games; g5 and g6 end at the same moment, so the id breaks the tie (descending).
     const std::vector<std::pair<std::string, std::int64_t>> ends = {
@@ -153,8 +156,8 @@ TEST_F(StoreTest, ListIsNewestFirstAndPages) {
 
 // Pages follow each other by key: the same games in the same order as by offset, each once; a
 // key is found through the archive index (no scan, no sort).
-TEST_F(StoreTest, ListPagesByKey) {
-    auto store = SqliteStore::open(db_path());
+TEST_P(StoreBackendTest, ListPagesByKey) {
+    auto store = open();
     ASSERT_TRUE(store);
     const std::vector<std::pair<std::string, std::int64_t>> ends = {
         {"g0", 1000}, {"g1", 7000}, {"g2", 3000}, {"g3", 5000}, {"g4", 2000}, {"g5", 6000}, {"g6", 6000}};
@@ -174,6 +177,7 @@ TEST_F(StoreTest, ListPagesByKey) {
         EXPECT_EQ(pages, 3);
         EXPECT_EQ(seen, (std::vector<std::string>{"g1", "g6", "g5", "g3", "g2", "g4", "g0"}));
     }
+    if (!sqlite()) return;  // the plan below is SQLite's
     const std::string plan = xq::test::raw_lines(
         db_path(),
         "EXPLAIN QUERY PLAN SELECT id FROM games WHERE status = 'archived' AND join_code IS NULL AND "
@@ -212,8 +216,8 @@ TEST_F(StoreTest, PrivateGamesAreNotListedAndTheirCodesAreCleared) {
     }
 }
 
-TEST_F(StoreTest, ListFiltersByEitherSide) {
-    auto store = SqliteStore::open(db_path());
+TEST_P(StoreBackendTest, ListFiltersByEitherSide) {
+    auto store = open();
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->archive_game(sample_game("a", "alice", "bob", 100)));
     ASSERT_TRUE(store->archive_game(sample_game("b", "carol", "alice", 200)));
@@ -248,8 +252,8 @@ TEST_F(StoreTest, ListFiltersByEitherSide) {
 }
 
 // A player's name in any case of its ASCII letters finds the games; CJK names match as they are.
-TEST_F(StoreTest, PlayerFilterIgnoresCase) {
-    auto store = SqliteStore::open(db_path());
+TEST_P(StoreBackendTest, PlayerFilterIgnoresCase) {
+    auto store = open();
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->archive_game(sample_game("a", "Alice", "bob", 100)));
     ASSERT_TRUE(store->archive_game(sample_game("b", "BOB", "alice", 200)));
@@ -283,18 +287,20 @@ TEST_F(StoreTest, PlayerFilterUsesTheNameIndexes) {
     }
 }
 
-TEST_F(StoreTest, ReopenFindsEverything) {
+TEST_P(StoreBackendTest, ReopenFindsEverything) {
     {
-        auto store = SqliteStore::open(db_path());
+        auto store = open();
         ASSERT_TRUE(store);
         ASSERT_TRUE(store->archive_game(sample_game("old", "alice", "bob", 500)));
         ASSERT_EQ(refused(*store, {start_record(sample_live("live", 1)), move_record("live", 1),
                                    move_record("live", 2)}),
                   kNone);
     }
-    EXPECT_EQ(raw_int(db_path(), "PRAGMA user_version"), SqliteStore::kSchemaVersion);
-    auto store = SqliteStore::open(db_path());
-    ASSERT_TRUE(store) << store.error().message;
+    if (sqlite()) {
+        EXPECT_EQ(raw_int(db_path(), "PRAGMA user_version"), schema_version());
+    }
+    auto store = open();
+    ASSERT_TRUE(store);
     auto fetched = store->fetch_archived("old");
     ASSERT_TRUE(fetched);
     EXPECT_EQ(*fetched, sample_game("old", "alice", "bob", 500));
@@ -308,8 +314,8 @@ TEST_F(StoreTest, ReopenFindsEverything) {
     EXPECT_EQ((*live)[0].moves, (std::vector<JournalMove>{move_of("live", 1), move_of("live", 2)}));
 }
 
-TEST_F(StoreTest, DuplicateIdIsAConstraintError) {
-    auto store = SqliteStore::open(db_path());
+TEST_P(StoreBackendTest, DuplicateIdIsAConstraintError) {
+    auto store = open();
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->archive_game(sample_game("g1", "alice", "bob", 100)));
     auto again = store->archive_game(sample_game("g1", "carol", "dave", 200));
@@ -325,8 +331,8 @@ TEST_F(StoreTest, DuplicateIdIsAConstraintError) {
     EXPECT_EQ(store->fetch_archived("g1")->red_name, "alice");
 }
 
-TEST_F(StoreTest, RefusesMalformedRecords) {
-    auto store = SqliteStore::open(db_path());
+TEST_P(StoreBackendTest, RefusesMalformedRecords) {
+    auto store = open();
     ASSERT_TRUE(store);
     ArchivedGame ongoing = sample_game("x", "a", "b", 1);
     ongoing.result = xq::Result::Ongoing;
@@ -457,8 +463,8 @@ TEST(StorePath, FollowsXdgThenHome) {
     EXPECT_EQ(none.error().code, StoreErrorCode::NotFound);
 }
 
-TEST_F(StoreTest, ClearLeavesTheStoreAsANewFileGivesIt) {
-    auto store = SqliteStore::open(db_path());
+TEST_P(StoreBackendTest, ClearLeavesTheStoreAsANewFileGivesIt) {
+    auto store = open();
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->archive_game(sample_game("g1", "alice", "bob", 1'700'000'000'000)));
     ASSERT_EQ(refused(*store, {start_record(sample_live("a", 10)), move_record("a", 1), move_record("a", 2)}),
@@ -467,7 +473,7 @@ TEST_F(StoreTest, ClearLeavesTheStoreAsANewFileGivesIt) {
     ASSERT_TRUE(store->clear());
     EXPECT_EQ(store->list_archived(0, 10)->total, 0);
     EXPECT_TRUE(live_games(*store)->empty());
-    EXPECT_EQ(store->schema_version(), SqliteStore::kSchemaVersion);
+    EXPECT_EQ(store->schema_version(), schema_version());
     // The same ids are free again, and the journal takes moves from ply 1 as for a new game.
     ASSERT_EQ(refused(*store, {start_record(sample_live("a", 10))}), kNone);
     ASSERT_EQ(refused(*store, {move_record("a", 1)}), kNone);
@@ -475,8 +481,8 @@ TEST_F(StoreTest, ClearLeavesTheStoreAsANewFileGivesIt) {
     EXPECT_EQ(live_games(*store)->at(0).moves.size(), 1u);
 }
 
-TEST_F(StoreTest, JournalGroupAppendReloadsInOrder) {
-    auto store = SqliteStore::open(db_path());
+TEST_P(StoreBackendTest, JournalGroupAppendReloadsInOrder) {
+    auto store = open();
     ASSERT_TRUE(store);
     ASSERT_EQ(refused(*store, {start_record(sample_live("b", 20))}), kNone);
     ASSERT_EQ(refused(*store, {start_record(sample_live("a", 10))}), kNone);
@@ -505,8 +511,8 @@ TEST_F(StoreTest, JournalGroupAppendReloadsInOrder) {
     }
 }
 
-TEST_F(StoreTest, DuplicatePlyIsRejectedAndChangesNothing) {
-    auto store = SqliteStore::open(db_path());
+TEST_P(StoreBackendTest, DuplicatePlyIsRejectedAndChangesNothing) {
+    auto store = open();
     ASSERT_TRUE(store);
     ASSERT_EQ(refused(*store, {start_record(sample_live("g", 1)), start_record(sample_live("h", 2))}), kNone);
     ASSERT_EQ(refused(*store, {move_record("g", 1), move_record("g", 2), move_record("g", 3)}), kNone);
@@ -533,8 +539,8 @@ TEST_F(StoreTest, DuplicatePlyIsRejectedAndChangesNothing) {
     EXPECT_EQ(refused(*store, {move_record("g", 4)}), kNone);  // the store still works
 }
 
-TEST_F(StoreTest, FinishMovesTheGameToTheArchive) {
-    auto store = SqliteStore::open(db_path());
+TEST_P(StoreBackendTest, FinishMovesTheGameToTheArchive) {
+    auto store = open();
     ASSERT_TRUE(store);
     ASSERT_EQ(refused(*store, {start_record(sample_live("g", 1000)), start_record(sample_live("other", 2000)),
                                move_record("g", 1), move_record("g", 2), move_record("g", 3)}),
@@ -562,7 +568,9 @@ TEST_F(StoreTest, FinishMovesTheGameToTheArchive) {
     ASSERT_TRUE(live);
     ASSERT_EQ(live->size(), 1u);
     EXPECT_EQ((*live)[0].record.id, "other");
-    EXPECT_EQ(raw_int(db_path(), "SELECT count(*) FROM games WHERE red_token IS NOT NULL"), 1);
+    if (sqlite()) {
+        EXPECT_EQ(raw_int(db_path(), "SELECT count(*) FROM games WHERE red_token IS NOT NULL"), 1);
+    }
 
     // The game takes no more moves, and is archived once (its id is taken).
     EXPECT_EQ(refused(*store, {move_record("g", 4)}), (std::vector{StoreErrorCode::Constraint}));
@@ -579,3 +587,5 @@ TEST(StoreErrorNames, AreSnakeCase) {
 }
 
 }  // namespace
+
+XQ_INSTANTIATE_ON_BOTH_BACKENDS(StoreBackendTest);
