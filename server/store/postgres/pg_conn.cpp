@@ -64,7 +64,9 @@ StoreResult<Connection> Connection::open(const std::string& conninfo, std::chron
         return failed(why);
     }
     // A statement that waits (a lock held by a stuck peer) gives up instead of holding the loop.
-    if (auto set = conn.exec("SET statement_timeout = 2000"); !set) return std::unexpected(std::move(set.error()));
+    // NOTICEs (CREATE ... IF NOT EXISTS) would go to stderr: only warnings and errors come back.
+    if (auto set = conn.exec("SET statement_timeout = 2000; SET client_min_messages = warning"); !set)
+        return std::unexpected(std::move(set.error()));
     return conn;
 }
 

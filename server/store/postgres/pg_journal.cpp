@@ -140,9 +140,14 @@ StoreResult<std::vector<JournalFailure>> PgStore::commit_journal(std::span<const
     if (records.empty()) return std::vector<JournalFailure>{};
     // Records are almost never refused: the turn goes in plain first, and only after a refusal
     // again with a savepoint per record (two more round trips each).
-    auto plain = commit_turn(records, false);
-    if (!plain || plain->empty() || lost()) return plain;
-    return commit_turn(records, true);
+    auto done = commit_turn(records, false);
+    if (done && !done->empty()) {
+        // That attempt was rolled back; without a connection there is no second one.
+        if (lost()) return std::unexpected(StoreError{StoreErrorCode::Io, "commit journal: postgres connection lost"});
+        done = commit_turn(records, true);
+    }
+    if (done) mirror_.apply(records, *done);
+    return done;
 }
 
 StoreResult<std::vector<JournalFailure>> PgStore::commit_turn(std::span<const JournalRecord> records, bool isolate) {
@@ -228,9 +233,9 @@ StoreResult<void> PgStore::settle_doubt() {
 }
 
 StoreResult<std::vector<RecoverableGame>> PgStore::load_recoverable_games(std::vector<StoreError>* damaged) {
-    if (auto begun = run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); !begun)
-        return std::unexpected(in_context(std::move(begun.error()), "load recoverable games"));
     auto loaded = [&]() -> StoreResult<std::vector<RecoverableGame>> {
+        if (auto begun = run("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"); !begun)
+            return std::unexpected(std::move(begun.error()));
         auto games = run(
             "SELECT id, red_name, black_name, red_token, black_token, base_seconds, increment_seconds, "
             "move_cap_seconds, start_fen, created_at, version, join_code, red_account, black_account, rated, "
@@ -262,9 +267,15 @@ StoreResult<std::vector<RecoverableGame>> PgStore::load_recoverable_games(std::v
         }
         return out;
     }();
-    if (!lost()) (void)run(loaded ? "COMMIT" : "ROLLBACK");
-    if (!loaded) return std::unexpected(in_context(std::move(loaded.error()), "load recoverable games"));
-    return loaded;
+    if (!lost()) (void)run(loaded ? "COMMIT" : "ROLLBACK");  // (a failed BEGIN: a harmless warning)
+    if (loaded) {
+        mirror_.reset(*loaded);
+        return loaded;
+    }
+    // Unreachable (not refused): what this store committed last is what the database holds, or
+    // will once a turn in doubt is undone.
+    if (lost()) return mirror_.games();
+    return std::unexpected(in_context(std::move(loaded.error()), "load recoverable games"));
 }
 
 }  // namespace xq::server

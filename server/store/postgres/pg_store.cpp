@@ -101,6 +101,7 @@ StoreResult<std::unique_ptr<PgStore>> PgStore::open(std::string conninfo) {
     if (!conn) return std::unexpected(std::move(conn.error()));
     store->conn_.emplace(std::move(*conn));
     if (auto migrated = store->migrate(); !migrated) return std::unexpected(in_context(std::move(migrated.error()), "postgres schema"));
+    if (auto live = store->load_recoverable_games(); !live) return std::unexpected(std::move(live.error()));
     return store;
 }
 
@@ -143,6 +144,7 @@ StoreResult<pg::Result> PgStore::run(std::string_view sql, const std::vector<pg:
 
 StoreResult<bool> PgStore::maintain() {
     if (conn_ && !conn_->broken() && !doubt_) return false;
+    if (!conn_ && std::chrono::steady_clock::now() < next_attempt_) return false;  // not due yet
     auto conn = connection();
     if (!conn) return std::unexpected(std::move(conn.error()));
     return true;
@@ -151,6 +153,7 @@ StoreResult<bool> PgStore::maintain() {
 StoreResult<void> PgStore::clear() {
     auto done = run("TRUNCATE games, journal, xq_turns, sessions, ratings, rating_history, accounts");
     if (!done) return std::unexpected(in_context(std::move(done.error()), "clear the store"));
+    mirror_.reset({});
     return {};
 }
 

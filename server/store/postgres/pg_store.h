@@ -15,6 +15,10 @@
 // reconnect the store reads that row: a turn that did commit is undone (its journal rows and
 // started games deleted, the games' ply counts recomputed), so the database agrees with the rooms
 // again before any other write (pg_journal.cpp).
+//
+// While the database is away, load_recoverable_games answers from a mirror of the committed live
+// games (live_mirror.h): the dispatcher rebuilds a room whose turn was refused from it, so the
+// room goes back to its last durable state instead of being aborted.
 
 #include <chrono>
 #include <cstdint>
@@ -22,6 +26,7 @@
 #include <optional>
 #include <string>
 
+#include "server/store/live_mirror.h"
 #include "server/store/postgres/pg_conn.h"
 #include "server/store/store.h"
 
@@ -106,6 +111,7 @@ private:
     std::string node_;  // this store's id in xq_turns: random per open
     std::int64_t turn_ = 0;
     std::optional<std::int64_t> doubt_;  // a turn whose COMMIT got no answer
+    LiveMirror mirror_;  // the live games as committed: recovery's answer while the database is away
 };
 
 }  // namespace xq::server
