@@ -78,8 +78,9 @@ public:
     int schema_version() const override { return kSchemaVersion; }
     StoreResult<void> clear() override;
 
-    // Whether a turn's outcome is still unknown (a test's view of the resolution).
+    // Whether a turn's outcome is still unknown, and whether a connection is up (a test's view).
     bool turn_in_doubt() const { return doubt_.has_value(); }
+    bool connected() const { return conn_ && !conn_->broken(); }
 
 private:
     explicit PgStore(std::string conninfo);
