@@ -1,4 +1,4 @@
-// The journal as an append-only log (schema version 3): compaction keeps every live game's moves
+// The journal as an append-only log (SQLite, schema version 3; a takeback's refusals on both backends): compaction keeps every live game's moves
 // and takebacks while bounding the log, a game's rows replay in order after being copied, damaged
 // rows cost only their own game, and a version 2 file (the per-ply `moves` table) migrates.
 
@@ -14,6 +14,7 @@
 #include "server/store/sqlite/sqlite_store.h"
 #include "support/raw_sqlite.h"
 #include "support/temp_dir.h"
+#include "store_backends.h"
 
 namespace fs = std::filesystem;
 using namespace xq::server;
@@ -168,8 +169,10 @@ TEST_F(JournalLogTest, CompactionBoundsTheLogAndKeepsLiveGamesWhole) {
     EXPECT_EQ((*refused)[0].error.code, StoreErrorCode::Constraint);
 }
 
-TEST_F(JournalLogTest, ATakebackPastTheStartOrOfAFinishedGameIsRefused) {
-    auto store = SqliteStore::open(db());
+class JournalOnBothTest : public xq::test::StoreBackendTest {};
+
+TEST_P(JournalOnBothTest, ATakebackPastTheStartOrOfAFinishedGameIsRefused) {
+    auto store = open();
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->commit_journal(std::vector<JournalRecord>{JournalStart{record("g", 1), "", 1}, move("g", 1, 2)}));
     auto done = store->commit_journal(std::vector<JournalRecord>{JournalTakeback{"g", 2, 3}, JournalTakeback{"g", -1, 3},
@@ -264,3 +267,5 @@ PRAGMA user_version = 2;
 }
 
 }  // namespace
+
+XQ_INSTANTIATE_ON_BOTH_BACKENDS(JournalOnBothTest);
