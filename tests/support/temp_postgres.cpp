@@ -6,7 +6,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <csignal>
+#include <fstream>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -26,9 +29,26 @@ std::string run_as_prefix() {
     return as_root() ? "setpriv --reuid=postgres --regid=postgres --clear-groups " : "";
 }
 
+// A test killed with SIGKILL leaves its directory (its server stopped through --pdeathsig): remove
+// those whose postmaster is gone, once they are an hour old (a younger one may be another test's,
+// still in initdb).
+void remove_stale_dirs() {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator("/dev/shm", ec)) {
+        if (!entry.path().filename().string().starts_with("xqpg.")) continue;
+        const auto age = std::filesystem::file_time_type::clock::now() - entry.last_write_time(ec);
+        if (ec || age < std::chrono::hours(1)) continue;
+        std::ifstream pid_file(entry.path() / "data" / "postmaster.pid");
+        pid_t pid = 0;
+        if (pid_file >> pid && pid > 0 && (::kill(pid, 0) == 0 || errno != ESRCH)) continue;
+        std::filesystem::remove_all(entry.path(), ec);
+    }
+}
+
 }  // namespace
 
 TempPostgres::TempPostgres() {
+    remove_stale_dirs();
     // Short: the socket path (dir + "/.s.PGSQL.5432") must stay under 107 bytes.
     char pattern[] = "/dev/shm/xqpg.XXXXXX";
     if (!mkdtemp(pattern)) throw std::runtime_error("mkdtemp failed under /dev/shm");
