@@ -10,6 +10,7 @@
 #include "common/movegen.h"
 #include "common/pgn.h"
 #include "fuzz/fuzz_check.h"
+#include "server/store/sqlite/sqlite_store.h"
 #include "proto/codec.h"
 #include "server/log/log.h"
 #include "server/dispatch/wire.h"
@@ -23,8 +24,8 @@ const bool kTrace = std::getenv("XQ_FUZZ_TRACE") != nullptr;
 // The process's one in-memory store: opening one, the schema parsed and every statement prepared
 // again, was most of an input's time. Each driver leaves it empty, as opened.
 server::Store& shared_store() {
-    static server::Store store = [] {
-        auto opened = server::Store::open(":memory:");
+    static server::SqliteStore store = [] {
+        auto opened = server::SqliteStore::open(":memory:");
         XQ_FUZZ_CHECK(opened.has_value(), "an in-memory store opens");
         return std::move(*opened);
     }();

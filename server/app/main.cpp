@@ -14,6 +14,7 @@
 #include "server/app/bot_keeper.h"
 #include "server/log/log.h"
 #include "server/net/server.h"
+#include "server/store/store_location.h"
 #include "tls/certificate.h"
 #include "tls/context.h"
 
@@ -52,6 +53,7 @@ struct CommandLine {
     // The name is the operator's choice, never the machine's host name: discovery answers with it.
     std::string listen = "0.0.0.0:7777", db, level = "info", name = "xiangqi";
     std::string tls_cert, tls_key;
+    std::string postgres;  // a libpq connection string: the PostgreSQL store instead of --db
     bool plain = false;
     int discovery_port = xq::proto::kDiscoveryPort;
     std::size_t per_address = 64;
@@ -75,6 +77,9 @@ po::options_description describe(CommandLine& line) {
         "TCP address and port to serve games on")(
         "db", po::value(&line.db),
         "SQLite file for the game archive (default: $XDG_DATA_HOME/xiangqi/xiangqi.db)")(
+        "postgres", po::value(&line.postgres),
+        "keep everything in PostgreSQL instead of a SQLite file: a libpq connection string "
+        "(\"host=/run/pg dbname=xq\" or postgresql://...); not with --db")(
         "log-level", po::value(&line.level)->default_value(line.level),
         "debug, info, warn, error or off")(
         "name", po::value(&line.name)->default_value(line.name),
@@ -139,6 +144,10 @@ std::expected<ServerConfig, std::string> server_config(const CommandLine& line) 
     const auto endpoint = parse_endpoint(line.listen);
     if (!endpoint) return std::unexpected("--listen wants ADDR:PORT, got '" + line.listen + "'");
     config.listen = *endpoint;
+    if (!line.postgres.empty() && !line.db.empty())
+        return std::unexpected("--db and --postgres choose the store: give one of them, not both");
+    config.postgres = line.postgres;
+    // With --postgres the default path still says where a self-signed certificate is kept.
     if (line.db.empty()) {
         const auto path = default_db_path();
         if (!path)

@@ -70,8 +70,8 @@ TurnJournal::Outcome TurnJournal::commit(Store& store) {
 
 void TurnJournal::maintain(Store& store) {
     // A failed step only leaves the log longer; the next turn tries again.
-    if (auto compacted = store.compact_journal(); !compacted)
-        log(LogLevel::Warn, "journal: compaction failed (will retry): ", compacted.error().message);
+    if (auto compacted = store.maintain(); !compacted)
+        log(LogLevel::Warn, "store: housekeeping failed (will retry): ", compacted.error().message);
 }
 
 }  // namespace xq::server

@@ -7,6 +7,7 @@
 
 #include "proto/codec.h"
 #include "server/log/log.h"
+#include "server/store/store_location.h"
 
 namespace xq::server {
 namespace {
@@ -28,8 +29,11 @@ std::uint64_t secure_random() {
     return std::exchange(pool[--left], 0);
 }
 
-Store open_store(const std::filesystem::path& path) {
-    auto store = Store::open(path);
+// The loop's SQLite connection never checkpoints; a thread of the store does (sqlite/checkpointer.h).
+std::unique_ptr<Store> open_configured_store(const ServerConfig& config) {
+    const StoreLocation where = config.postgres.empty() ? StoreLocation(SqliteLocation{config.db, true})
+                                                        : StoreLocation(PostgresLocation{config.postgres});
+    auto store = open_store(where);
     if (!store) throw std::runtime_error("cannot open the database: " + store.error().message);
     return std::move(*store);
 }
@@ -40,7 +44,7 @@ Store open_store(const std::filesystem::path& path) {
 Server::Server(asio::io_context& io, ServerConfig config)
     : io_(io),
       config_(std::move(config)),
-      store_(open_store(config_.db)),
+      store_(open_configured_store(config_)),
       flag_timer_(io),
       sweep_timer_(io),
       count_timer_(io),
@@ -52,11 +56,8 @@ Server::Server(asio::io_context& io, ServerConfig config)
                                  config_.join_codes, config_.accounts, config_.session_lifetime,
                                  config_.password_cost, config_.address_backoff, config_.account_backoff,
                                  config_.registrations_per_hour, config_.leaderboard_min_games},
-                  store_, *this, secure_random, passwords_.get()),
+                  *store_, *this, secure_random, passwords_.get()),
       listener_(io, config_.listen, config_.connections, config_.session, *this, config_.tls) {
-    // The loop's connection never checkpoints; a thread of the store does (store/checkpointer.h).
-    if (auto c = Checkpointer::start(config_.db, std::chrono::milliseconds(200)); c && store_.hand_checkpoints_over())
-        checkpointer_ = std::move(*c);
     dispatcher_.recover();
     if (config_.discovery) {
         discovery_.emplace(io, udp::endpoint(config_.listen.address(), *config_.discovery), [this] {

@@ -21,13 +21,13 @@
 #include "server/rooms/lobby.h"
 #include "server/dispatch/rate_limit.h"
 #include "server/store/store.h"
-#include "server/store/checkpointer.h"
 
 namespace xq::server {
 
 struct ServerConfig {
     tcp::endpoint listen{asio::ip::make_address("0.0.0.0"), 7777};
     std::filesystem::path db;                // SQLite file; created if absent
+    std::string postgres;  // a libpq connection string: when set, the store is PostgreSQL and `db` unused
     std::string name = "xiangqi";            // shown in LAN discovery and Welcome
     std::optional<std::uint16_t> discovery;  // UDP port to answer discovery on; none: off
     // TLS on the game port (tls/context.h); null: plain TCP, only when asked for (--plain).
@@ -97,8 +97,7 @@ private:
 
     asio::io_context& io_;
     ServerConfig config_;
-    Store store_;
-    std::unique_ptr<Checkpointer> checkpointer_;  // null: SQLite checkpoints on commit
+    std::unique_ptr<Store> store_;  // SQLite checkpoints on a thread of its own (store_location.h)
     asio::steady_timer flag_timer_;
     asio::steady_timer sweep_timer_;
     asio::steady_timer count_timer_;

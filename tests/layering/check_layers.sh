@@ -9,6 +9,7 @@ set -euo pipefail
 cd "${1:?usage: check_layers.sh PROJECT_ROOT}"
 
 dispatch="server/dispatch server/accounts server/ratings server/rooms server/store server/log proto common"
+store_below="server/store server/accounts server/ratings server/log common"
 declare -A allowed=(
   [common]="common"
   [proto]="proto common"
@@ -18,7 +19,9 @@ declare -A allowed=(
   [tools]="tools text common"
   [server/accounts]="server/accounts"
   [server/rooms]="server/rooms server/accounts common"
-  [server/store]="server/store server/accounts server/ratings common"
+  [server/store]="server/store/sqlite server/store/postgres $store_below"
+  [server/store/sqlite]="server/store/sqlite $store_below"
+  [server/store/postgres]="server/store/postgres $store_below"
   [server/log]="server/log"
   [server/ratings]="server/ratings"
   [server/dispatch]="$dispatch"

@@ -15,6 +15,7 @@
 
 #include "proto/codec.h"
 #include "server/dispatch/outbox.h"
+#include "server/store/sqlite/sqlite_store.h"
 #include "server/rooms/room.h"
 
 namespace xq::server {
@@ -63,8 +64,8 @@ ArchivedGame finished(const RoomId& id) {
     return g;
 }
 
-Store open_store() {
-    auto store = Store::open(":memory:");
+SqliteStore open_sqlite_store() {
+    auto store = SqliteStore::open(":memory:");
     if (!store) throw std::runtime_error(store.error().message);
     return std::move(*store);
 }
@@ -84,7 +85,7 @@ protected:
     // A game the archive already holds: finishing it again is refused.
     void refuse(const RoomId& id) { ASSERT_TRUE(store_.archive_game(finished(id))); }
 
-    Store store_ = open_store();
+    SqliteStore store_ = open_sqlite_store();
     int posted_ = 0;
     Outbox outbox_{store_, [this] { ++posted_; }};
     std::shared_ptr<FakePeer> ann_ = std::make_shared<FakePeer>(1);

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <string>
 
-#include "server/store/store.h"
+#include "server/store/sqlite/sqlite_store.h"
 #include "support/server_fixture.h"
 
 namespace xq {
@@ -70,7 +70,7 @@ const PlayerRating kNewcomer{1500, 350, true};
 // straight to the server's store (the server reads ratings it has not cached from there).
 void seed_rating(const std::filesystem::path& db, const char* key, const char* name, std::string game_id,
                  double rating, double deviation) {
-    auto store = server::Store::open(db);
+    auto store = server::SqliteStore::open(db);
     ASSERT_TRUE(store) << store.error().message;
     if (auto found = store->find_account(key); found && !*found) {
         ASSERT_TRUE(store->create_account({key, name, "h", 1}));

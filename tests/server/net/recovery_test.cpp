@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "server/net/server.h"
-#include "server/store/store.h"
+#include "server/store/sqlite/sqlite_store.h"
 #include "support/raw_sqlite.h"
 #include "support/test_client.h"
 
@@ -46,7 +46,7 @@ server::JournalRecord append(const std::string& id, int ply, std::string iccs, s
 
 TEST(JournalStore, TurnsCommitAndReloadWithVersionsTakebacksAndEndings) {
     const fs::path dir = fresh_dir("store");
-    auto store = server::Store::open(dir / "j.db");
+    auto store = server::SqliteStore::open(dir / "j.db");
     ASSERT_TRUE(store) << store.error().message;
     std::vector<server::JournalRecord> turn1 = {server::JournalStart{live("g1"), "", 1},
                                                 server::JournalStart{live("g2"), "CODE42", 1},

@@ -1,4 +1,4 @@
-// The journal as an append-only log (schema version 3): compaction keeps every live game's moves
+// The journal as an append-only log (SQLite, schema version 3; a takeback's refusals on both backends): compaction keeps every live game's moves
 // and takebacks while bounding the log, a game's rows replay in order after being copied, damaged
 // rows cost only their own game, and a version 2 file (the per-ply `moves` table) migrates.
 
@@ -11,9 +11,10 @@
 #include <vector>
 
 #include "server/accounts/secret.h"
-#include "server/store/store.h"
+#include "server/store/sqlite/sqlite_store.h"
 #include "support/raw_sqlite.h"
 #include "support/temp_dir.h"
+#include "store_backends.h"
 
 namespace fs = std::filesystem;
 using namespace xq::server;
@@ -69,7 +70,7 @@ struct Expected {
 };
 
 TEST_F(JournalLogTest, CompactionBoundsTheLogAndKeepsLiveGamesWhole) {
-    auto store = Store::open(db());
+    auto store = SqliteStore::open(db());
     ASSERT_TRUE(store) << store.error().message;
 
     // "long" lives through everything: a move every turn and a takeback half-way. Around it, 400
@@ -116,7 +117,7 @@ TEST_F(JournalLogTest, CompactionBoundsTheLogAndKeepsLiveGamesWhole) {
         ASSERT_TRUE(step) << step.error().message;
         compactions += *step ? 1 : 0;
         longest = std::max(longest, store->journal_rows());
-        ASSERT_LE(store->journal_rows(), 2 * store->live_journal_rows() + 2 * Store::kCompactChunk + 400);
+        ASSERT_LE(store->journal_rows(), 2 * store->live_journal_rows() + 2 * SqliteStore::kCompactChunk + 400);
     }
     EXPECT_GT(compactions, 5);
     EXPECT_EQ(raw_int(db(), "SELECT count(*) FROM journal"), store->journal_rows());
@@ -155,7 +156,7 @@ TEST_F(JournalLogTest, CompactionBoundsTheLogAndKeepsLiveGamesWhole) {
     EXPECT_EQ(archived->moves.size(), 20u * 5 - 1);
 
     // A new process finds the same, and goes on appending where the log left off.
-    store = Store::open(db());
+    store = SqliteStore::open(db());
     ASSERT_TRUE(store) << store.error().message;
     check(*store);
     ++long_ply;
@@ -168,8 +169,10 @@ TEST_F(JournalLogTest, CompactionBoundsTheLogAndKeepsLiveGamesWhole) {
     EXPECT_EQ((*refused)[0].error.code, StoreErrorCode::Constraint);
 }
 
-TEST_F(JournalLogTest, ATakebackPastTheStartOrOfAFinishedGameIsRefused) {
-    auto store = Store::open(db());
+class JournalOnBothTest : public xq::test::StoreBackendTest {};
+
+TEST_P(JournalOnBothTest, ATakebackPastTheStartOrOfAFinishedGameIsRefused) {
+    auto store = open();
     ASSERT_TRUE(store);
     ASSERT_TRUE(store->commit_journal(std::vector<JournalRecord>{JournalStart{record("g", 1), "", 1}, move("g", 1, 2)}));
     auto done = store->commit_journal(std::vector<JournalRecord>{JournalTakeback{"g", 2, 3}, JournalTakeback{"g", -1, 3},
@@ -187,14 +190,14 @@ TEST_F(JournalLogTest, ATakebackPastTheStartOrOfAFinishedGameIsRefused) {
 
 TEST_F(JournalLogTest, DamagedRowsCostOnlyTheirOwnGame) {
     {
-        auto store = Store::open(db());
+        auto store = SqliteStore::open(db());
         ASSERT_TRUE(store);
         ASSERT_TRUE(store->commit_journal(std::vector<JournalRecord>{JournalStart{record("a", 1), "", 1},
                                                                      JournalStart{record("b", 2), "", 1}, move("a", 1, 2),
                                                                      move("b", 1, 2), move("a", 2, 3), move("a", 3, 4)}));
     }
     raw_exec(db(), "DELETE FROM journal WHERE game_id = 'a' AND n = 2");  // a hole in a's journal
-    auto store = Store::open(db());
+    auto store = SqliteStore::open(db());
     ASSERT_TRUE(store) << store.error().message;
     std::vector<StoreError> damaged;
     auto games = store->load_recoverable_games(&damaged);
@@ -237,9 +240,9 @@ INSERT INTO moves VALUES ('live1', 2, 'h9g7', 12, 100, 200, 5, 3), ('live1', 1, 
                          ('old', 1, 'h0g2', 1, 1, 1, 1, 2);
 PRAGMA user_version = 2;
 )sql");
-    auto store = Store::open(db());
+    auto store = SqliteStore::open(db());
     ASSERT_TRUE(store) << store.error().message;
-    EXPECT_EQ(store->schema_version(), Store::kSchemaVersion);
+    EXPECT_EQ(store->schema_version(), SqliteStore::kSchemaVersion);
     EXPECT_EQ(raw_int(db(), "SELECT count(*) FROM sqlite_schema WHERE name = 'moves'"), 0);
     auto games = store->load_recoverable_games();
     ASSERT_TRUE(games) << games.error().message;
@@ -264,3 +267,5 @@ PRAGMA user_version = 2;
 }
 
 }  // namespace
+
+XQ_INSTANTIATE_ON_BOTH_BACKENDS(JournalOnBothTest);

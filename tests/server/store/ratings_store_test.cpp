@@ -7,9 +7,10 @@
 
 #include <string>
 
-#include "server/store/store.h"
+#include "server/store/sqlite/sqlite_store.h"
 #include "support/raw_sqlite.h"
 #include "support/temp_dir.h"
+#include "store_backends.h"
 
 using namespace xq::server;
 using xq::test::raw_int;
@@ -129,7 +130,7 @@ TEST(StoreRatings, AVersion5FileIsMigratedWithItsGamesAndAccounts) {
         sqlite3_free(error);
         sqlite3_close(db);
     }
-    auto store = Store::open(path);
+    auto store = SqliteStore::open(path);
     ASSERT_TRUE(store) << store.error().message;
     EXPECT_EQ(store->schema_version(), 6);
     EXPECT_EQ(raw_int(path, "PRAGMA user_version"), 6);
@@ -152,9 +153,10 @@ TEST(StoreRatings, AVersion5FileIsMigratedWithItsGamesAndAccounts) {
     EXPECT_EQ(results->losses, 0);
 }
 
-TEST(StoreRatings, ARatedGameWritesRatingsAndHistoryWithItsArchiveRowOnce) {
-    xq::test::TempDir dir("xq-ratings-store");
-    auto store = Store::open(dir / "s.db");
+class StoreRatingsTest : public xq::test::StoreBackendTest {};
+
+TEST_P(StoreRatingsTest, ARatedGameWritesRatingsAndHistoryWithItsArchiveRowOnce) {
+    auto store = open();
     ASSERT_TRUE(store);
     for (const char* key : {"ann", "cy"}) ASSERT_TRUE(store->create_account({key, key, "h", 1}));
     const RatingUpdate ann1{"blitz", {1500, 350, 0.06}, {1662.31, 290.32, 0.06}};
@@ -206,3 +208,5 @@ TEST(StoreRatings, ARatedGameWritesRatingsAndHistoryWithItsArchiveRowOnce) {
 }
 
 }  // namespace
+
+XQ_INSTANTIATE_ON_BOTH_BACKENDS(StoreRatingsTest);

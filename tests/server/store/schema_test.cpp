@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "server/store/store.h"
+#include "server/store/sqlite/sqlite_store.h"
 #include "support/temp_dir.h"
 
 namespace fs = std::filesystem;
@@ -191,9 +191,9 @@ TEST_F(StoreSchemaTest, ANewFileAndAMigratedOneHaveTheSameSchema) {
     }
     const std::vector<std::string> v1 = describe(migrated);
     for (const fs::path& path : {fresh, migrated}) {
-        auto store = Store::open(path);
+        auto store = SqliteStore::open(path);
         ASSERT_TRUE(store) << store.error().message;
-        EXPECT_EQ(store->schema_version(), Store::kSchemaVersion);
+        EXPECT_EQ(store->schema_version(), SqliteStore::kSchemaVersion);
     }
 
     const std::vector<std::string> want = describe(fresh);

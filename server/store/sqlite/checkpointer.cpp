@@ -1,7 +1,7 @@
-#include "server/store/checkpointer.h"
+#include "server/store/sqlite/checkpointer.h"
 
-#include "server/store/sqlite_db.h"
-#include "server/store/store.h"
+#include "server/store/sqlite/sqlite_db.h"
+#include "server/store/sqlite/sqlite_store.h"
 
 namespace xq::server {
 
@@ -40,6 +40,17 @@ void Checkpointer::run(std::string path, std::chrono::milliseconds every) {
     }
 }
 
-StoreResult<void> Store::hand_checkpoints_over() { return db_.exec("PRAGMA wal_autocheckpoint = 0"); }
+StoreResult<void> SqliteStore::hand_checkpoints_over() { return db_.exec("PRAGMA wal_autocheckpoint = 0"); }
+
+StoreResult<void> SqliteStore::checkpoint_on_thread(std::chrono::milliseconds every) {
+    const std::string p = path_.string();
+    if (p.empty() || p == ":memory:" || p.starts_with("file:")) return {};
+    auto started = Checkpointer::start(path_, every);
+    if (!started) return std::unexpected(std::move(started.error()));
+    // Only once the thread runs does the loop's connection stop checkpointing.
+    if (auto handed = hand_checkpoints_over(); !handed) return handed;
+    checkpointer_ = std::move(*started);
+    return {};
+}
 
 }  // namespace xq::server

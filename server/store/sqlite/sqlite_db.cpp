@@ -1,4 +1,4 @@
-#include "server/store/sqlite_db.h"
+#include "server/store/sqlite/sqlite_db.h"
 
 #include <sqlite3.h>
 

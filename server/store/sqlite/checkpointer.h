@@ -3,7 +3,7 @@
 // with synchronous=NORMAL, syncs both: done by the committing connection (SQLite's default, every
 // 1000 pages) those fsyncs stall the event loop for milliseconds. Here a second connection runs a
 // PASSIVE checkpoint (it never blocks the writer) every interval, and the server's connection
-// never checkpoints (Store::hand_checkpoints_over).
+// never checkpoints (SqliteStore::hand_checkpoints_over).
 
 #include <chrono>
 #include <condition_variable>

@@ -3,13 +3,13 @@
 // in that chunk are copied to the end first (their n keeps their order), so the log's length stays
 // within about twice the live games' rows and every write stays at the end of the table.
 
-#include "server/store/store.h"
+#include "server/store/sqlite/sqlite_store.h"
 
 namespace xq::server {
 
 using sql::in_context;
 
-StoreResult<bool> Store::compact_journal() {
+StoreResult<bool> SqliteStore::compact_journal() {
     if (live_stale_)
         if (auto reloaded = reload_live(); !reloaded) return std::unexpected(in_context(std::move(reloaded.error()), "compact the journal"));
     if (journal_rows() <= 2 * live_rows_ + kCompactChunk) return false;

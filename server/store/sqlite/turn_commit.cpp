@@ -4,8 +4,8 @@
 #include <chrono>
 
 #include "common/iccs.h"
-#include "server/store/store.h"
-#include "server/store/store_detail.h"
+#include "server/store/sqlite/sqlite_store.h"
+#include "server/store/sqlite/store_detail.h"
 
 namespace xq::server {
 
@@ -20,19 +20,7 @@ std::int64_t unix_ms() {
 
 }  // namespace
 
-std::string_view journal_game_id(const JournalRecord& record) {
-    return std::visit(
-        [](const auto& r) -> std::string_view {
-            using T = std::decay_t<decltype(r)>;
-            if constexpr (std::is_same_v<T, JournalStart>) return r.game.id;
-            else if constexpr (std::is_same_v<T, JournalAppend>) return r.move.game_id;
-            else if constexpr (std::is_same_v<T, JournalFinish>) return r.game.id;
-            else return r.game_id;  // takeback, abort, seat token
-        },
-        record);
-}
-
-StoreResult<void> Store::apply(const JournalRecord& record) {
+StoreResult<void> SqliteStore::apply(const JournalRecord& record) {
     if (const auto* start = std::get_if<JournalStart>(&record)) {
         if (auto begun = begin_live_game(start->game); !begun) return begun;
         return db_.run("UPDATE games SET version = ?, join_code = ? WHERE id = ?",
@@ -111,7 +99,7 @@ StoreResult<void> Store::apply(const JournalRecord& record) {
     return archive_game(g);
 }
 
-StoreResult<std::vector<JournalFailure>> Store::commit_journal(std::span<const JournalRecord> records) {
+StoreResult<std::vector<JournalFailure>> SqliteStore::commit_journal(std::span<const JournalRecord> records) {
     if (records.empty()) return std::vector<JournalFailure>{};
     // Records are almost never refused, so the whole turn goes in plain first; savepoints (three
     // more statements a record) are only paid on the retry after a refusal.
@@ -125,7 +113,7 @@ StoreResult<std::vector<JournalFailure>> Store::commit_journal(std::span<const J
     return isolated;
 }
 
-StoreResult<std::vector<JournalFailure>> Store::commit_turn(std::span<const JournalRecord> records, bool isolate) {
+StoreResult<std::vector<JournalFailure>> SqliteStore::commit_turn(std::span<const JournalRecord> records, bool isolate) {
     std::vector<JournalFailure> failures;
     auto tx = sql::Transaction::begin(db_, sql::Transaction::Kind::Write);
     if (!tx) return std::unexpected(in_context(std::move(tx.error()), "commit journal"));
@@ -151,7 +139,7 @@ StoreResult<std::vector<JournalFailure>> Store::commit_turn(std::span<const Jour
     return failures;
 }
 
-StoreResult<std::vector<RecoverableGame>> Store::load_recoverable_games(std::vector<StoreError>* damaged) {
+StoreResult<std::vector<RecoverableGame>> SqliteStore::load_recoverable_games(std::vector<StoreError>* damaged) {
     auto replayed = replay_journal();
     if (!replayed) return std::unexpected(in_context(std::move(replayed.error()), "load recoverable games"));
     std::vector<RecoverableGame> games;

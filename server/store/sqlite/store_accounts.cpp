@@ -1,20 +1,20 @@
 // Accounts and their login sessions: small single-row statements, fast enough for the loop (the
 // slow part of a login, Argon2id, runs on the password workers before any of these).
 
-#include "server/store/store.h"
+#include "server/store/sqlite/sqlite_store.h"
 
 namespace xq::server {
 
 using sql::in_context;
 
-StoreResult<void> Store::create_account(const AccountRecord& a) {
+StoreResult<void> SqliteStore::create_account(const AccountRecord& a) {
     auto done = db_.run("INSERT INTO accounts (key, name, password_hash, created_at, computer) VALUES (?, ?, ?, ?, ?)",
                         {a.key, a.name, a.password_hash, a.created_at_ms, std::int64_t{a.computer}});
     if (!done) return std::unexpected(in_context(std::move(done.error()), "create account"));
     return {};
 }
 
-StoreResult<std::optional<AccountRecord>> Store::find_account(std::string_view key) {
+StoreResult<std::optional<AccountRecord>> SqliteStore::find_account(std::string_view key) {
     auto q = db_.query("SELECT key, name, password_hash, created_at, computer FROM accounts WHERE key = ?", {key});
     if (!q) return std::unexpected(in_context(std::move(q.error()), "find account"));
     auto row = q->next();
@@ -23,14 +23,14 @@ StoreResult<std::optional<AccountRecord>> Store::find_account(std::string_view k
     return std::optional<AccountRecord>{AccountRecord{q->text(0), q->text(1), q->text(2), q->int64(3), q->int64(4) != 0}};
 }
 
-StoreResult<void> Store::set_password_hash(std::string_view key, std::string_view password_hash) {
+StoreResult<void> SqliteStore::set_password_hash(std::string_view key, std::string_view password_hash) {
     auto done = db_.run("UPDATE accounts SET password_hash = ? WHERE key = ?", {password_hash, key});
     if (!done) return std::unexpected(in_context(std::move(done.error()), "change password"));
     if (db_.changes() == 0) return std::unexpected(StoreError{StoreErrorCode::NotFound, "no such account"});
     return {};
 }
 
-StoreResult<void> Store::add_session(std::string_view token_hash, std::string_view account,
+StoreResult<void> SqliteStore::add_session(std::string_view token_hash, std::string_view account,
                                      std::int64_t created_at_ms, std::int64_t expires_at_ms) {
     // Expired sessions go as new ones come, so the table holds only live ones and a few stale.
     if (auto swept = db_.run("DELETE FROM sessions WHERE account = ? AND expires_at <= ?", {account, created_at_ms});
@@ -42,7 +42,7 @@ StoreResult<void> Store::add_session(std::string_view token_hash, std::string_vi
     return {};
 }
 
-StoreResult<std::optional<std::string>> Store::session_account(std::string_view token_hash, std::int64_t now_ms) {
+StoreResult<std::optional<std::string>> SqliteStore::session_account(std::string_view token_hash, std::int64_t now_ms) {
     std::optional<std::string> account;
     bool expired = false;
     {
@@ -60,19 +60,19 @@ StoreResult<std::optional<std::string>> Store::session_account(std::string_view 
     return account;
 }
 
-StoreResult<void> Store::delete_session(std::string_view token_hash) {
+StoreResult<void> SqliteStore::delete_session(std::string_view token_hash) {
     auto done = db_.run("DELETE FROM sessions WHERE token_hash = ?", {token_hash});
     if (!done) return std::unexpected(in_context(std::move(done.error()), "delete session"));
     return {};
 }
 
-StoreResult<void> Store::delete_other_sessions(std::string_view account, std::string_view keep_hash) {
+StoreResult<void> SqliteStore::delete_other_sessions(std::string_view account, std::string_view keep_hash) {
     auto done = db_.run("DELETE FROM sessions WHERE account = ? AND token_hash <> ?", {account, keep_hash});
     if (!done) return std::unexpected(in_context(std::move(done.error()), "revoke sessions"));
     return {};
 }
 
-std::int64_t Store::count_accounts() {
+std::int64_t SqliteStore::count_accounts() {
     auto q = db_.query("SELECT count(*) FROM accounts");
     if (!q) return 0;
     auto row = q->next();

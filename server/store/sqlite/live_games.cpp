@@ -7,55 +7,15 @@
 #include <unordered_map>
 
 #include "common/iccs.h"
-#include "server/store/store.h"
-#include "server/store/store_detail.h"
+#include "server/store/journal_replay.h"
+#include "server/store/sqlite/sqlite_store.h"
+#include "server/store/sqlite/store_detail.h"
 
 namespace xq::server {
 
 using sql::in_context;
 
-namespace {
-
-// One journal row as read back; iccs empty for a takeback.
-struct Row {
-    std::int64_t n = 0;
-    bool takeback = false;
-    JournalMove move;
-    std::uint64_t version = 0;
-};
-
-StoreError out_of_order(std::string_view game, std::int64_t n, std::string_view what) {
-    return StoreError{StoreErrorCode::Corrupt,
-                      "journal of game " + std::string(game) + " row " + std::to_string(n) + ": " + std::string(what)};
-}
-
-// Plays a game's rows in order onto `g`; the damage found, if any (then `g` is not to be used).
-std::optional<StoreError> replay(RecoverableGame& g, std::vector<Row>& log) {
-    const std::string& id = g.game.record.id;
-    std::sort(log.begin(), log.end(), [](const Row& a, const Row& b) { return a.n < b.n; });
-    for (std::size_t k = 0; k < log.size(); ++k) {
-        Row& r = log[k];
-        if (r.n != static_cast<std::int64_t>(k) + 1) return out_of_order(id, r.n, "a gap or a repeat");
-        const int plies = static_cast<int>(g.game.moves.size());
-        if (r.takeback) {
-            if (r.move.ply > plies) return out_of_order(id, r.n, "takes back moves never made");
-            g.game.moves.resize(static_cast<std::size_t>(r.move.ply));
-            g.move_versions.resize(static_cast<std::size_t>(r.move.ply));
-            g.version = std::max(g.version, r.version);
-            continue;
-        }
-        if (r.move.ply != plies + 1) return out_of_order(id, r.n, "not the next ply");
-        if (r.move.iccs.size() != 4 || !parse_iccs(r.move.iccs))
-            return out_of_order(id, r.n, "not an ICCS move '" + r.move.iccs + "'");
-        g.game.moves.push_back(std::move(r.move));
-        g.move_versions.push_back(r.version);
-    }
-    return std::nullopt;
-}
-
-}  // namespace
-
-StoreResult<Store::LiveJournal*> Store::live_journal(std::string_view id, std::string_view context) {
+StoreResult<SqliteStore::LiveJournal*> SqliteStore::live_journal(std::string_view id, std::string_view context) {
     if (live_stale_)
         if (auto reloaded = reload_live(); !reloaded) return std::unexpected(in_context(std::move(reloaded.error()), context));
     const auto it = live_.find(id);
@@ -65,7 +25,7 @@ StoreResult<Store::LiveJournal*> Store::live_journal(std::string_view id, std::s
     return &it->second;
 }
 
-StoreResult<void> Store::insert_journal_row(const JournalMove& m, std::optional<int> takeback_to, std::uint64_t version,
+StoreResult<void> SqliteStore::insert_journal_row(const JournalMove& m, std::optional<int> takeback_to, std::uint64_t version,
                                             LiveJournal& live) {
     static const std::string kInsert =
         "INSERT INTO journal (game_id, n, ply, iccs, move_id, red_ms, black_ms, at, version) "
@@ -82,7 +42,7 @@ StoreResult<void> Store::insert_journal_row(const JournalMove& m, std::optional<
     return {};
 }
 
-StoreResult<void> Store::begin_live_game(const LiveGameRecord& g) {
+StoreResult<void> SqliteStore::begin_live_game(const LiveGameRecord& g) {
     for (auto valid : {detail::check_id(g.id), detail::check_time_control(g.time_control)})
         if (!valid) return std::unexpected(in_context(std::move(valid.error()), "begin live game " + g.id));
     if (live_stale_)
@@ -100,7 +60,7 @@ StoreResult<void> Store::begin_live_game(const LiveGameRecord& g) {
     return {};
 }
 
-StoreResult<std::vector<Store::ReplayedGame>> Store::replay_journal(std::optional<std::string_view> only) {
+StoreResult<std::vector<SqliteStore::ReplayedGame>> SqliteStore::replay_journal(std::optional<std::string_view> only) {
     // One snapshot for both reads, unless the caller's transaction is one already.
     std::optional<sql::Transaction> snapshot;
     if (!db_.in_transaction()) {
@@ -139,7 +99,7 @@ StoreResult<std::vector<Store::ReplayedGame>> Store::replay_journal(std::optiona
     }
 
     // The log has no index by game (that is what keeps appends on one page), so it is read whole.
-    std::vector<std::vector<Row>> rows(games.size());
+    std::vector<std::vector<JournalRow>> rows(games.size());
     {
         auto q = db_.query("SELECT game_id, n, ply, iccs, move_id, red_ms, black_ms, at, version, iccs IS NULL FROM journal");
         if (!q) return std::unexpected(in_context(std::move(q.error()), "read the journal"));
@@ -149,7 +109,7 @@ StoreResult<std::vector<Store::ReplayedGame>> Store::replay_journal(std::optiona
             if (!*row) break;
             const auto game = index.find(q->text(0));
             if (game == index.end()) continue;  // a finished or aborted game's rows, left for compaction
-            rows[game->second].push_back(Row{q->int64(1), q->int64(9) != 0,
+            rows[game->second].push_back(JournalRow{q->int64(1), q->int64(9) != 0,
                                              JournalMove{q->text(0), static_cast<int>(q->int64(2)), q->text(3), q->int64(4),
                                                          q->int64(5), q->int64(6), q->int64(7)},
                                              static_cast<std::uint64_t>(q->int64(8))});
@@ -158,12 +118,12 @@ StoreResult<std::vector<Store::ReplayedGame>> Store::replay_journal(std::optiona
 
     for (std::size_t i = 0; i < games.size(); ++i) {
         games[i].rows = static_cast<std::int64_t>(rows[i].size());
-        if (auto damage = replay(games[i].game, rows[i])) games[i].damage = std::move(*damage);
+        if (auto damage = replay_journal_rows(games[i].game, rows[i])) games[i].damage = std::move(*damage);
     }
     return games;
 }
 
-StoreResult<void> Store::reload_live() {
+StoreResult<void> SqliteStore::reload_live() {
     auto games = replay_journal();
     if (!games) return std::unexpected(std::move(games.error()));
     std::unordered_map<std::string, LiveJournal, Hash, std::equal_to<>> live;

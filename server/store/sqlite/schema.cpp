@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "server/accounts/secret.h"
-#include "server/store/store.h"
+#include "server/store/sqlite/sqlite_store.h"
 
 namespace xq::server {
 
@@ -90,7 +90,7 @@ ALTER TABLE moves ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
 // moves of one loop turn landed on as many B-tree pages as games and every commit wrote dozens of
 // WAL pages; `journal` is keyed by arrival order, so a turn fills one or two pages. A row is a move
 // or a takeback (iccs NULL, ply = the plies left); `n` orders a game's rows, since compaction
-// (Store::compact_journal) copies the rows of live games to the end. The store checks in memory
+// (SqliteStore::compact_journal) copies the rows of live games to the end. The store checks in memory
 // what the old trigger checked (appends only to live games, plies without gaps). Only live games
 // keep their rows: the archive has each finished game's moves in `games`.
 constexpr std::string_view kSchemaV3 = R"sql(
@@ -196,7 +196,7 @@ CREATE TABLE rating_history (
 ) STRICT;
 )sql";
 
-constexpr std::array<std::string_view, Store::kSchemaVersion - 1> kMigrations = {kSchemaV2, kSchemaV3, kSchemaV4,
+constexpr std::array<std::string_view, SqliteStore::kSchemaVersion - 1> kMigrations = {kSchemaV2, kSchemaV3, kSchemaV4,
                                                                                 kSchemaV5, kSchemaV6};
 
 // The version 5 step's second half: the clear seat tokens and join codes of live games, hashed.
@@ -246,7 +246,7 @@ StoreResult<std::int64_t> count_schema_objects(sql::Database& db) {
 
 }  // namespace
 
-StoreResult<void> Store::migrate() {
+StoreResult<void> SqliteStore::migrate() {
     auto version = read_user_version(db_);
     if (!version) return std::unexpected(in_context(std::move(version.error()), "read schema version"));
     if (*version > kSchemaVersion) {

@@ -4,14 +4,14 @@
 
 #include <algorithm>
 
-#include "server/store/store.h"
-#include "server/store/store_detail.h"
+#include "server/store/sqlite/sqlite_store.h"
+#include "server/store/sqlite/store_detail.h"
 
 namespace xq::server {
 
 using sql::in_context;
 
-StoreResult<void> Store::write_ratings(const ArchivedGame& g) {
+StoreResult<void> SqliteStore::write_ratings(const ArchivedGame& g) {
     for (const auto* side : {&g.red_rating, &g.black_rating}) {
         if (!*side) continue;
         const std::string& account = side == &g.red_rating ? g.red_account : g.black_account;
@@ -30,7 +30,7 @@ StoreResult<void> Store::write_ratings(const ArchivedGame& g) {
     return {};
 }
 
-StoreResult<std::optional<RatingRecord>> Store::find_rating(std::string_view account, std::string_view speed) {
+StoreResult<std::optional<RatingRecord>> SqliteStore::find_rating(std::string_view account, std::string_view speed) {
     auto q = db_.query("SELECT speed, rating, deviation, volatility, games FROM ratings WHERE account = ? AND speed = ?",
                        {account, speed});
     if (!q) return std::unexpected(in_context(std::move(q.error()), "find rating"));
@@ -40,7 +40,7 @@ StoreResult<std::optional<RatingRecord>> Store::find_rating(std::string_view acc
     return std::optional<RatingRecord>{RatingRecord{q->text(0), {q->real(1), q->real(2), q->real(3)}, q->int64(4)}};
 }
 
-StoreResult<std::vector<RatingRecord>> Store::ratings_of(std::string_view account) {
+StoreResult<std::vector<RatingRecord>> SqliteStore::ratings_of(std::string_view account) {
     auto q = db_.query("SELECT speed, rating, deviation, volatility, games FROM ratings WHERE account = ?", {account});
     if (!q) return std::unexpected(in_context(std::move(q.error()), "read ratings"));
     std::vector<RatingRecord> out;
@@ -53,7 +53,7 @@ StoreResult<std::vector<RatingRecord>> Store::ratings_of(std::string_view accoun
     return out;
 }
 
-StoreResult<std::vector<RatingPointRecord>> Store::rating_history(std::string_view account, std::string_view speed,
+StoreResult<std::vector<RatingPointRecord>> SqliteStore::rating_history(std::string_view account, std::string_view speed,
                                                                   std::int64_t limit) {
     // The newest `limit` through the primary key, then put oldest first.
     auto q = db_.query("SELECT at, rating, deviation, game_id FROM rating_history WHERE account = ? AND speed = ? "
@@ -71,7 +71,7 @@ StoreResult<std::vector<RatingPointRecord>> Store::rating_history(std::string_vi
     return out;
 }
 
-StoreResult<ResultCounts> Store::results_of(std::string_view account) {
+StoreResult<ResultCounts> SqliteStore::results_of(std::string_view account) {
     // Both account indexes; a game against oneself counts once, on the red side.
     auto q = db_.query(
         "SELECT result, count(*) FROM games WHERE red_account = ?1 AND status = 'archived' GROUP BY result "
@@ -91,7 +91,7 @@ StoreResult<ResultCounts> Store::results_of(std::string_view account) {
     return counts;
 }
 
-StoreResult<std::vector<LeaderRecord>> Store::leaderboard(std::string_view speed, std::int64_t min_games,
+StoreResult<std::vector<LeaderRecord>> SqliteStore::leaderboard(std::string_view speed, std::int64_t min_games,
                                                           double max_deviation, std::int64_t limit) {
     auto q = db_.query(
         "SELECT a.name, r.rating, r.deviation, r.volatility, r.games, a.computer FROM ratings r "
@@ -109,7 +109,7 @@ StoreResult<std::vector<LeaderRecord>> Store::leaderboard(std::string_view speed
     return out;
 }
 
-StoreResult<ArchivePage> Store::list_archived_of_account(std::int64_t offset, std::int64_t limit,
+StoreResult<ArchivePage> SqliteStore::list_archived_of_account(std::int64_t offset, std::int64_t limit,
                                                          std::string_view account, std::optional<ArchiveKey> after) {
     if (offset < 0 || limit < 1 || limit > kMaxPage)
         return std::unexpected(detail::invalid("list archive: offset must be >= 0 and limit in 1.." +

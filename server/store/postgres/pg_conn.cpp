@@ -1,0 +1,101 @@
+#include "server/store/postgres/pg_conn.h"
+
+#include <libpq-fe.h>
+#include <poll.h>
+
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+
+namespace xq::server::pg {
+
+Param param(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", value);
+    return std::string(text);
+}
+
+void Result::Clear::operator()(pg_result* r) const { PQclear(r); }
+int Result::rows() const { return PQntuples(r_.get()); }
+bool Result::is_null(int row, int column) const { return PQgetisnull(r_.get(), row, column) != 0; }
+std::string Result::text(int row, int column) const {
+    return std::string(PQgetvalue(r_.get(), row, column), static_cast<std::size_t>(PQgetlength(r_.get(), row, column)));
+}
+std::int64_t Result::int64(int row, int column) const {
+    const char* v = PQgetvalue(r_.get(), row, column);
+    std::int64_t out = 0;
+    std::from_chars(v, v + PQgetlength(r_.get(), row, column), out);
+    return out;
+}
+double Result::real(int row, int column) const { return std::strtod(PQgetvalue(r_.get(), row, column), nullptr); }
+bool Result::boolean(int row, int column) const { return PQgetvalue(r_.get(), row, column)[0] == 't'; }
+std::int64_t Result::affected() const { return std::strtoll(PQcmdTuples(r_.get()), nullptr, 10); }
+
+void Connection::Finish::operator()(pg_conn* c) const { PQfinish(c); }
+
+bool Connection::broken() const { return !c_ || PQstatus(c_.get()) != CONNECTION_OK; }
+
+StoreResult<Connection> Connection::open(const std::string& conninfo, std::chrono::milliseconds timeout) {
+    // The caller's string is expanded first; the keywords after it bound every wait on TCP (they
+    // do nothing on a Unix socket, where a dead server refuses at once).
+    const char* keys[] = {"dbname", "connect_timeout", "tcp_user_timeout", "keepalives", "keepalives_idle",
+                          "keepalives_interval", "keepalives_count", "application_name", nullptr};
+    const char* values[] = {conninfo.c_str(), "2", "3000", "1", "5", "1", "3", "xiangqi-server", nullptr};
+    Connection conn(PQconnectStartParams(keys, values, 1));
+    pg_conn* c = conn.c_.get();
+    if (!c) return std::unexpected(StoreError{StoreErrorCode::OpenFailed, "postgres: out of memory"});
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    auto failed = [&](std::string why) {
+        return std::unexpected(StoreError{StoreErrorCode::OpenFailed, "postgres: " + why});
+    };
+    PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+    while (PQstatus(c) != CONNECTION_BAD) {
+        if (st == PGRES_POLLING_OK) break;
+        if (st == PGRES_POLLING_FAILED) break;
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+        if (left.count() <= 0) return failed("no connection within " + std::to_string(timeout.count()) + " ms");
+        pollfd p{PQsocket(c), static_cast<short>(st == PGRES_POLLING_READING ? POLLIN : POLLOUT), 0};
+        if (::poll(&p, 1, static_cast<int>(left.count())) == 0) continue;  // the deadline check says it
+        st = PQconnectPoll(c);
+    }
+    if (PQstatus(c) != CONNECTION_OK) {
+        std::string why = PQerrorMessage(c);
+        while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+        return failed(why);
+    }
+    // A statement that waits (a lock held by a stuck peer) gives up instead of holding the loop.
+    // NOTICEs (CREATE ... IF NOT EXISTS) would go to stderr: only warnings and errors come back.
+    if (auto set = conn.exec("SET statement_timeout = 2000; SET client_min_messages = warning"); !set)
+        return std::unexpected(std::move(set.error()));
+    return conn;
+}
+
+StoreResult<Result> Connection::exec(std::string_view sql, const std::vector<Param>& params) {
+    if (broken()) return std::unexpected(StoreError{StoreErrorCode::Io, "postgres: not connected"});
+    std::vector<const char*> values;
+    values.reserve(params.size());
+    for (const Param& p : params) values.push_back(p ? p->c_str() : nullptr);
+    const std::string text(sql);
+    // Without parameters, the simple protocol: it also runs a script of several statements.
+    Result r(params.empty() ? PQexec(c_.get(), text.c_str())
+                            : PQexecParams(c_.get(), text.c_str(), static_cast<int>(values.size()), nullptr,
+                                           values.data(), nullptr, nullptr, 0));
+    const ExecStatusType status = PQresultStatus(r.r_.get());
+    if (status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK) return std::unexpected(statement_error(c_.get(), r.r_.get()));
+    return r;
+}
+
+StoreError statement_error(pg_conn* c, pg_result* r) {
+    std::string message = r ? PQresultErrorMessage(r) : PQerrorMessage(c);
+    while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();
+    const char* state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : nullptr;
+    const std::string_view code = state ? state : "";
+    StoreErrorCode kind = StoreErrorCode::Internal;
+    if (PQstatus(c) != CONNECTION_OK || code.starts_with("08") || code.starts_with("57P")) kind = StoreErrorCode::Io;
+    else if (code.starts_with("23")) kind = StoreErrorCode::Constraint;
+    else if (code == "57014" || code.starts_with("40") || code == "55P03") kind = StoreErrorCode::Busy;
+    else if (code == "25006") kind = StoreErrorCode::ReadOnly;
+    return StoreError{kind, "postgres: " + message};
+}
+
+}  // namespace xq::server::pg
