@@ -16,6 +16,7 @@ packages=(
   libsfml-dev libx11-dev fonts-wqy-microhei xdotool
   clang-19 libclang-rt-19-dev  # fuzz/: libFuzzer (clang 14 cannot compile C++23's <expected>)
   libssl-dev ca-certificates libsodium-dev  # issue 18: TLS (OpenSSL 3), Argon2id and tokens (libsodium)
+  redis-server  # issue 20: the cluster's Redis, started by tests/support/temp_redis (brings redis-tools)
 )
 
 usage() {
