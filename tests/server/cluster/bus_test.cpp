@@ -153,6 +153,8 @@ TEST_F(BusTest, RedisKilledAndRestartedReportsEveryChannelForResyncAndResubscrib
     ASSERT_TRUE(live(other, 5));
     ASSERT_TRUE(live(other, 6));
     EXPECT_EQ(publish_game(owner, 5, "m1"), 1);
+    // Received before the kill (Redis may answer the publisher before it writes to subscribers).
+    ASSERT_TRUE(run_until(io_, [&] { return other.seen.game.size() == 1; }));
     redis_.kill();
     ASSERT_TRUE(run_until(io_, [&] { return !other.bus->connected(); }));
     redis_.restart();
