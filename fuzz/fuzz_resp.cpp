@@ -1,5 +1,6 @@
 // fuzz_resp: bytes from a Redis server (or whatever answers at its address). The input is a byte
-// stream cut into chunks of random sizes and fed to a cluster::Parser. Layout: byte 0 picks the
+// stream cut into chunks of random sizes and fed to a cluster::Parser; bulk strings are also read
+// as the bus's envelopes (server/cluster/envelope.h). Layout: byte 0 picks the
 // limits (the real ones, or small ones so every limit is reached), bytes 1-2 seed the chunk sizes,
 // the rest is the stream.
 
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "fuzz/fuzz_check.h"
+#include "server/cluster/envelope.h"
 #include "server/cluster/resp.h"
 
 namespace xq::fuzz {
@@ -97,6 +99,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const auto back = again.feed(cluster::encode_reply(r));
         XQ_FUZZ_CHECK(back && back->size() == 1 && (*back)[0] == r, "an encoded reply parses back to itself");
         XQ_FUZZ_CHECK(!again.mid_reply(), "an encoded reply leaves nothing behind");
+        // A bulk string may be a bus message: an envelope that decodes encodes back to its bytes.
+        if (r.type == cluster::Reply::Type::BulkString) {
+            const auto e = cluster::decode_envelope(r.text);
+            if (e) XQ_FUZZ_CHECK(cluster::encode_envelope(e->sender, e->epoch, e->sequence, e->payload) == r.text, "envelopes round-trip");
+            else XQ_FUZZ_CHECK(!e.error().empty(), "a refused envelope says why");
+        }
     }
     return 0;
 }
