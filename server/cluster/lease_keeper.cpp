@@ -59,7 +59,7 @@ void LeaseKeeper::try_acquire() {
         self->state_ = State::Held;
         self->extend(sent);
         log(LogLevel::Info, "lease: holding ", self->key_, " with token ", self->token_);
-        if (self->on_acquired_) self->on_acquired_();
+        if (auto acquired = self->on_acquired_) acquired();  // a copy: it may stop() us
         self->schedule(&LeaseKeeper::renew);
     });
 }

@@ -143,8 +143,13 @@ void RedisConnection::established(const Reply& pong) {
     log(LogLevel::Info, "redis: connected to ", address_.to_string());
     const auto gen = generation_;
     on_connected();
-    // A watcher may stop() or drop() us; the others then hear nothing of this connection.
-    for (std::size_t i = 0; i < up_.size() && gen == generation_; ++i) up_[i]();
+    // A copy: a watcher may add watchers, or stop() (which clears them) or drop() us; after
+    // either the others hear nothing of this connection.
+    const auto watchers = up_;
+    for (const auto& up : watchers) {
+        if (gen != generation_) break;
+        up();
+    }
 }
 
 // A connection attempt that failed after the socket opened.
@@ -234,7 +239,11 @@ void RedisConnection::drop(const RedisError& why) {
     schedule_reconnect();
     const auto gen = generation_;
     on_disconnected(why);
-    for (std::size_t i = 0; i < down_.size() && gen == generation_; ++i) down_[i](why);
+    const auto watchers = down_;  // a copy, as above
+    for (const auto& down : watchers) {
+        if (gen != generation_) break;
+        down(why);
+    }
 }
 
 }  // namespace xq::cluster
