@@ -10,6 +10,7 @@
 
 #include "run_until.h"
 #include "server/cluster/redis_client.h"
+#include "server/cluster/redis_subscriber.h"
 
 namespace xq::cluster {
 namespace {
@@ -140,6 +141,26 @@ TEST(RedisHostileServer, BadRepliesDropTheConnectionWithTheReason) {
         // It comes back: the fake answers the next connection's PING again.
         ASSERT_TRUE(run_until(io, [&] { return server.accepted() >= 2 && client->state() == ConnectionState::Connected; })) << c.name;
         client->stop();
+        server.close();
+    }
+}
+
+TEST(RedisHostileServer, SubscriberDropsAConnectionThatAnswersLikeNoPubSub) {
+    for (const std::string& odd : {std::string(":1\r\n"), std::string("*2\r\n$7\r\nmessage\r\n$1\r\nc\r\n"),
+                                   std::string("-ERR only (P|S)SUBSCRIBE allowed\r\n")}) {
+        asio::io_context io;
+        FakeServer server(io, {"+PONG\r\n", odd});
+        int messages = 0;
+        auto sub = RedisSubscriber::create(io.get_executor(), RedisAddress{.host = "127.0.0.1", .port = server.port(), .path = {}},
+                                           [&](std::string_view, std::string_view) { ++messages; }, quick());
+        std::vector<RedisError> downs;
+        sub->watch_link({}, [&](const RedisError& why) { downs.push_back(why); });
+        sub->subscribe("c");
+        sub->start();
+        ASSERT_TRUE(run_until(io, [&] { return !downs.empty(); })) << odd;
+        EXPECT_FALSE(downs[0].detail.empty());
+        EXPECT_EQ(messages, 0) << odd;
+        sub->stop();
         server.close();
     }
 }
