@@ -1,8 +1,8 @@
 #pragma once
 // Commands to Redis on one connection: pipelined (any number in flight, written together), the
 // replies matched to them in order (RESP2 answers in the order asked), each with a deadline. We
-// write our own rather than use hiredis 0.14, which has no timeouts, frees its context under its
-// callbacks and would be C callbacks in an Asio server (docs/toolchain notes, helpers-20.md).
+// write our own rather than use Debian 12's hiredis 0.14, which has no timeouts, frees its
+// context under its callbacks and would bring C callbacks into an Asio server.
 //
 // Commands are refused at once (NotConnected) while there is no connection: nothing is buffered
 // across a reconnection, so an owner never has a write land later than it believes. Watch the

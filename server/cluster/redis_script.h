@@ -18,8 +18,8 @@ class RedisScript {
 public:
     explicit RedisScript(std::string source);
 
-    // Runs the script with `keys` and `args` (copied: the call may be sent twice). Must outlive
-    // nothing: the callbacks hold the script's state.
+    // Runs the script with `keys` and `args` (copied: the call may be sent twice). The script
+    // object need not outlive the call: the callbacks share its state.
     void run(RedisClient& client, std::span<const std::string> keys, std::span<const std::string> args,
              RedisClient::ReplyHandler done) const;
 

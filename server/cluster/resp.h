@@ -103,7 +103,7 @@ public:
     // Bytes held that do not yet make a value (a partial line or bulk string).
     std::size_t buffered() const { return buffer_.size() - pos_; }
     // True inside a reply (some of it parsed or buffered).
-    bool mid_reply() const { return !stack_.empty() || buffered() > 0; }
+    bool mid_reply() const { return in_bulk_ || !stack_.empty() || buffered() > 0; }
     const ParseLimits& limits() const { return limits_; }
 
 private:

@@ -84,10 +84,15 @@ TEST(RespParse, PipelinedRepliesComeOutInOrder) {
     ASSERT_TRUE(second);
     EXPECT_EQ(*second, std::vector<Reply>{bulk("abc")});
     EXPECT_TRUE(parser.mid_reply());
-    auto third = parser.feed("+x\r\n");
+    auto third = parser.feed("+x\r\n$2\r\n");
     ASSERT_TRUE(third);
     EXPECT_EQ(*third, std::vector<Reply>{array({simple("x")})});
     EXPECT_EQ(parser.buffered(), 0u);
+    EXPECT_TRUE(parser.mid_reply());  // a bulk string's body is awaited
+    third = parser.feed("ok\r\n");
+    ASSERT_TRUE(third);
+    EXPECT_EQ(*third, std::vector<Reply>{bulk("ok")});
+    EXPECT_FALSE(parser.mid_reply());
 }
 
 struct Hostile {
