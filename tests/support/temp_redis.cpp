@@ -66,9 +66,29 @@ std::string exchange(int fd, const std::string& request) {
     }
 }
 
+// Directories left by tests that were killed (their destructor never ran; their redis-server
+// died with them): no server answers on the socket and nothing changed there for ten minutes.
+// A directory a test is creating right now is younger than that.
+void remove_stale_dirs() {
+    std::error_code ec;
+    const auto now = std::filesystem::file_time_type::clock::now();
+    for (const auto& entry : std::filesystem::directory_iterator("/tmp", ec)) {
+        if (!entry.path().filename().string().starts_with("xq-redis-") || !entry.is_directory(ec)) continue;
+        const auto changed = std::filesystem::last_write_time(entry.path(), ec);
+        if (ec || now - changed < std::chrono::minutes(10)) continue;
+        const int fd = connect_unix(entry.path() / "r.sock");
+        if (fd >= 0) {
+            ::close(fd);
+            continue;
+        }
+        std::filesystem::remove_all(entry.path(), ec);
+    }
+}
+
 }  // namespace
 
 TempRedis::TempRedis() {
+    remove_stale_dirs();
     // Short: a Unix socket path holds at most 107 bytes.
     char pattern[] = "/tmp/xq-redis-XXXXXX";
     if (!::mkdtemp(pattern)) throw std::runtime_error("mkdtemp failed");

@@ -3,7 +3,8 @@
 // in a short temporary directory (Redis cannot take port 0) and a TCP port on 127.0.0.1 found by
 // binding port 0. It is the test's own child, started through `setpriv --pdeathsig TERM` so it
 // dies with a test that is killed, and reaped with waitpid. stop()/kill()/pause() and restart()
-// on the same addresses make the failure tests.
+// on the same addresses make the failure tests. Directories of killed tests are removed by the
+// next one.
 
 #include <sys/types.h>
 
