@@ -88,22 +88,19 @@ void RedisConnection::connect() {
 
 void RedisConnection::connect_to(const asio::generic::stream_protocol::endpoint& endpoint) {
     const auto gen = generation_;
+    // One deadline for the connect and the PING after it: a server that accepts nothing (a full
+    // backlog) or answers nothing (a stopped process) must not hold us forever. Checked against
+    // the state, not only cancelled, so an expiry already queued cannot end a made connection.
     connect_timer_.expires_after(options_.connect_timeout);
-    // A server that accepts nothing (a full backlog, a stopped process) must not hold us forever.
     connect_timer_.async_wait([self = shared_from_this(), gen](const boost::system::error_code& ec) {
-        if (ec || gen != self->generation_) return;
-        ++self->generation_;
-        boost::system::error_code ignored;
-        self->socket_.close(ignored);
-        self->connect_failed("connect timed out after " + std::to_string(self->options_.connect_timeout.count()) + " ms");
+        if (ec || gen != self->generation_ || self->state_ != ConnectionState::Connecting) return;
+        const auto ms = std::to_string(self->options_.connect_timeout.count());
+        self->abandon(self->handshaking_ ? "no PONG within " + ms + " ms of connecting" : "connect timed out after " + ms + " ms");
     });
     socket_.async_connect(endpoint, [self = shared_from_this(), gen](const boost::system::error_code& ec) {
         if (gen != self->generation_) return;
-        self->connect_timer_.cancel();
         if (ec) {
-            boost::system::error_code ignored;
-            self->socket_.close(ignored);
-            self->connect_failed(ec.message());
+            self->abandon(ec.message());
             return;
         }
         self->connected();
@@ -111,7 +108,8 @@ void RedisConnection::connect_to(const asio::generic::stream_protocol::endpoint&
 }
 
 // The socket is open, but a Unix socket or a TCP backlog accepts even for a paused server: the
-// connection counts as made only when the server answers a PING (within connect_timeout).
+// connection counts as made only when the server answers a PING (within connect_timeout of the
+// connect's start).
 void RedisConnection::connected() {
     if (!address_.is_unix()) {
         boost::system::error_code ec;
@@ -121,12 +119,6 @@ void RedisConnection::connected() {
     out_.clear();
     writing_.clear();
     handshaking_ = true;
-    const auto gen = generation_;
-    connect_timer_.expires_after(options_.connect_timeout);
-    connect_timer_.async_wait([self = shared_from_this(), gen](const boost::system::error_code& ec) {
-        if (ec || gen != self->generation_) return;
-        self->abandon("no PONG within " + std::to_string(self->options_.connect_timeout.count()) + " ms of connecting");
-    });
     read();
     send(encode_command({"PING"}));
 }
