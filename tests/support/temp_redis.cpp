@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
+#include <iterator>
+#include <random>
 #include <cstdio>
 #include <cstring>
 #include <stdexcept>
@@ -18,21 +21,29 @@
 namespace xq::test {
 namespace {
 
-// A free TCP port on 127.0.0.1: bind port 0 and read it back. Racy in principle (another process
-// may take it before redis-server binds it), never seen in practice on one test machine.
+// A TCP port on 127.0.0.1 that is free now, below the ephemeral range (32768-60999 here): a port
+// found by binding port 0 lies inside it, and a client socket of a parallel test can take it
+// before redis-server binds it. Another process may still bind it first; start() then retries.
 std::uint16_t free_port() {
-    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in addr{};
-    addr.sin_family = AF_INET;
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t len = sizeof addr;
-    if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-        ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-        if (fd >= 0) ::close(fd);
-        throw std::runtime_error("cannot find a free port");
+    static std::mt19937 random(std::random_device{}());
+    for (int attempt = 0; attempt < 1000; ++attempt) {
+        const auto port = static_cast<std::uint16_t>(std::uniform_int_distribution<int>(20000, 32000)(random));
+        const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+        if (fd < 0) break;
+        sockaddr_in addr{};
+        addr.sin_family = AF_INET;
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        addr.sin_port = htons(port);
+        const bool free = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+        ::close(fd);
+        if (free) return port;
     }
-    ::close(fd);
-    return ntohs(addr.sin_port);
+    throw std::runtime_error("cannot find a free port");
+}
+
+std::string read_file(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 int connect_unix(const std::filesystem::path& path) {
@@ -94,9 +105,17 @@ TempRedis::TempRedis() {
     if (!::mkdtemp(pattern)) throw std::runtime_error("mkdtemp failed");
     dir_ = pattern;
     socket_ = dir_ / "r.sock";
-    port_ = free_port();
     try {
-        start();
+        // A port taken between free_port() and redis-server's bind makes it exit: another port.
+        for (int attempt = 1;; ++attempt) {
+            port_ = free_port();
+            try {
+                start();
+                break;
+            } catch (const std::runtime_error&) {
+                if (pid_ > 0 || attempt == 5) throw;
+            }
+        }
     } catch (...) {
         std::error_code ec;
         std::filesystem::remove_all(dir_, ec);
@@ -140,7 +159,7 @@ void TempRedis::wait_ready() {
         int status = 0;
         if (::waitpid(pid_, &status, WNOHANG) == pid_) {
             pid_ = -1;
-            throw std::runtime_error("redis-server exited at start (is it installed? see " + (dir_ / "redis.log").string() + ")");
+            throw std::runtime_error("redis-server exited at start (is it installed?): " + read_file(dir_ / "redis.log"));
         }
         const int fd = connect_unix(socket_);
         if (fd >= 0) {
