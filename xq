@@ -17,6 +17,7 @@ packages=(
   clang-19 libclang-rt-19-dev  # fuzz/: libFuzzer (clang 14 cannot compile C++23's <expected>)
   libssl-dev ca-certificates libsodium-dev  # issue 18: TLS (OpenSSL 3), Argon2id and tokens (libsodium)
   postgresql-15 postgresql-client-15 libpq-dev  # issue 20: the PostgreSQL store (raw libpq) and its throw-away test server
+  redis-server  # issue 20: the cluster's Redis, started by tests/support/temp_redis (brings redis-tools)
 )
 
 usage() {

@@ -37,6 +37,7 @@ declare -A allowed=(
   [client/view]="client/view client/records client/online client/computer client/model client/net client/mirror client/profile text common tls"
   [client]="client client/view client/records client/online client/computer client/model client/net client/mirror client/profile text common"
   [bot]="bot client/net client/mirror engine proto common tls"
+  [server/cluster]="server/cluster server/log proto common"
 )
 
 bad=0 checked=0
