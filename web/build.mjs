@@ -1,0 +1,67 @@
+// Builds the watch page: protobuf static code generated from proto/xiangqi.proto, a strict type
+// check, then esbuild into OUT/dist (hashed asset names, an index.html naming them) and the tests
+// into OUT/test. Usage: node build.mjs OUT. Runs on Node 18 (a fresh Debian 12's), so no newer API.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const web = dirname(fileURLToPath(import.meta.url));
+const out = process.argv[2];
+if (!out) throw new Error('usage: node build.mjs OUT_DIR');
+const modules = join(web, 'node_modules');
+let esbuild;
+try {
+  esbuild = await import('esbuild');
+} catch {
+  console.error(`build.mjs: no esbuild in ${modules}: run "./xq build" (it runs npm ci there)`);
+  process.exit(2);
+}
+
+const node = (script, args) => execFileSync(process.execPath, [join(modules, script), ...args], { stdio: 'inherit' });
+
+// 1. The messages, generated each build from the one schema: the page cannot drift from the server.
+// Numbers for 64-bit fields (ids, versions, milliseconds all fit in 2^53); no verify/convert code
+// the page never calls, which keeps the bundle small.
+const gen = join(web, 'gen');
+mkdirSync(gen, { recursive: true });
+node('protobufjs-cli/bin/pbjs', ['-t', 'static-module', '-w', 'es6', '--force-number', '--no-verify', '--no-convert',
+  '--no-delimited', '--no-typeurl', '-o', join(gen, 'xiangqi.js'), join(web, '..', 'proto', 'xiangqi.proto')]);
+node('protobufjs-cli/bin/pbts', ['-o', join(gen, 'xiangqi.d.ts'), join(gen, 'xiangqi.js')]);
+
+// 2. Types: esbuild strips them without checking, so tsc checks first (strict, see tsconfig.json).
+node('typescript/bin/tsc', ['-p', join(web, 'tsconfig.json')]);
+
+// 3. The page. Hashed names let the server cache assets forever; index.html is the only fixed name.
+const dist = join(out, 'dist');
+rmSync(dist, { recursive: true, force: true });
+const page = await esbuild.build({
+  absWorkingDir: web,
+  entryPoints: { main: 'src/main.ts', style: 'src/style.css' },
+  bundle: true, minify: true, sourcemap: false, format: 'esm', target: ['es2020'],
+  outdir: join(dist, 'assets'), entryNames: '[name]-[hash]', metafile: true, legalComments: 'none',
+  logLevel: 'warning',
+});
+const asset = (suffix) => {
+  const file = Object.keys(page.metafile.outputs).find((f) => f.endsWith(suffix));
+  return '/assets/' + relative(join(dist, 'assets'), join(web, file));
+};
+const html = readFileSync(join(web, 'src', 'index.html'), 'utf8')
+  .replace('%SCRIPT%', asset('.js')).replace('%STYLE%', asset('.css'));
+writeFileSync(join(dist, 'index.html'), html);
+
+// 4. The tests, bundled for Node (CommonJS, so NODE_PATH finds puppeteer-core in web/node_modules).
+const testDir = join(out, 'test');
+rmSync(testDir, { recursive: true, force: true });
+const tests = readdirSync(join(web, 'test')).filter((f) => f.endsWith('.test.ts'));
+await esbuild.build({
+  absWorkingDir: web, entryPoints: tests.map((f) => join('test', f)), bundle: true, platform: 'node',
+  format: 'cjs', target: ['node18'], outdir: testDir, outExtension: { '.js': '.cjs' },
+  external: ['puppeteer-core'], logLevel: 'warning',
+});
+
+for (const f of readdirSync(join(dist, 'assets'))) {
+  const bytes = readFileSync(join(dist, 'assets', f));
+  console.log(`web: ${f} ${bytes.length} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped`);
+}

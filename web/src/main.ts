@@ -1,0 +1,2 @@
+// Placeholder entry until the pages land in the next commit.
+export {};

@@ -1,0 +1,45 @@
+// The page's WXF and Chinese move text against the rules library's, on every move of the 1,209 real
+// games in tests/data: xq-tool rules prints each move in all three notations (common/notation.cpp).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { replay } from '../src/position';
+import { toChinese, toWxf } from '../src/notation';
+
+const tool = process.env.XQ_TOOL ?? '';
+const data = process.env.XQ_TEST_DATA ?? '';
+
+interface HistoryEntry { iccs: string; wxf: string; chinese: string }
+interface Rules { history?: HistoryEntry[]; error?: string; index?: number }
+
+// xq-tool rules prints one line of JSON, and exits 2 (still printing JSON) on an error.
+function rules(moves: string[]): Rules {
+  const run = spawnSync(tool, ['rules', '--fen', 'startpos', '--moves', moves.join(' ')], { encoding: 'utf8' });
+  return JSON.parse(run.stdout) as Rules;
+}
+
+test('every move of the real games reads as the rules library writes it', () => {
+  assert.ok(tool && data, 'XQ_TOOL and XQ_TEST_DATA must be set (CTest does)');
+  const rows = readFileSync(join(data, 'games', 'games.tsv'), 'utf8').trim().split('\n').slice(1);
+  assert.ok(rows.length > 1000, `only ${rows.length} games in games.tsv`);
+  let plies = 0;
+  for (const row of rows) {
+    const [id, , , iccs = ''] = row.split('\t');
+    let moves = iccs.split(' ').filter(Boolean);
+    let result = rules(moves);
+    // Some records play on past a ruling (a third repetition): compare the moves up to it.
+    if (result.error === 'game_over' && result.index !== undefined) result = rules((moves = moves.slice(0, result.index)));
+    const history = result.history ?? [];
+    assert.equal(history.length, moves.length, `${id}: xq-tool played ${history.length} of ${moves.length} moves`);
+    const game = replay('', moves);
+    history.forEach((h, i) => {
+      const pos = game.positions[i]!, m = game.moves[i]!;
+      assert.equal(toWxf(pos, m), h.wxf, `${id} ply ${i + 1} (${h.iccs}): WXF`);
+      assert.equal(toChinese(pos, m), h.chinese, `${id} ply ${i + 1} (${h.iccs}): Chinese`);
+    });
+    plies += moves.length;
+  }
+  console.log(`# ${rows.length} games, ${plies} plies: WXF and Chinese match xq-tool`);
+});
