@@ -19,7 +19,15 @@ try {
   process.exit(2);
 }
 
-const node = (script, args) => execFileSync(process.execPath, [join(modules, script), ...args], { stdio: 'inherit' });
+// Runs a tool of node_modules; its own output says what failed, so a failure just stops the build.
+const node = (script, args) => {
+  try {
+    execFileSync(process.execPath, [join(modules, script), ...args], { stdio: 'inherit' });
+  } catch {
+    console.error(`build.mjs: ${script} failed`);
+    process.exit(1);
+  }
+};
 
 // 1. The messages, generated each build from the one schema: the page cannot drift from the server.
 // Numbers for 64-bit fields (ids, versions, milliseconds all fit in 2^53); no verify/convert code
