@@ -49,6 +49,9 @@ const page = await esbuild.build({
   entryPoints: { main: 'src/main.ts', style: 'src/style.css' },
   bundle: true, minify: true, sourcemap: false, format: 'esm', target: ['es2020'],
   outdir: join(dist, 'assets'), entryNames: '[name]-[hash]', metafile: true, legalComments: 'none',
+  // protobufjs looks for long.js inside a try: left out, 64-bit fields decode to plain numbers, as
+  // the page wants (src/protobuf-numbers.ts), and the bundle is 11 KB smaller.
+  external: ['long'],
   logLevel: 'warning',
 });
 const asset = (suffix) => {
@@ -58,6 +61,10 @@ const asset = (suffix) => {
 const html = readFileSync(join(web, 'src', 'index.html'), 'utf8')
   .replace('%SCRIPT%', asset('.js')).replace('%STYLE%', asset('.css'));
 writeFileSync(join(dist, 'index.html'), html);
+// BSD-3-Clause asks binary copies to carry the notice: the page's one third-party runtime's licence
+// is served beside the bundle.
+writeFileSync(join(dist, 'assets', 'third-party-licenses.txt'),
+  'protobufjs (BSD-3-Clause), in main-*.js:\n\n' + readFileSync(join(modules, 'protobufjs', 'LICENSE'), 'utf8'));
 
 // 4. The tests, bundled for Node (CommonJS, so NODE_PATH finds puppeteer-core in web/node_modules).
 const testDir = join(out, 'test');
