@@ -32,7 +32,7 @@ export class GamePage {
   private readonly result = el('div', { class: 'result', id: 'result', hidden: '' });
   private readonly moves = el('table', { class: 'moves', id: 'moves' });
   private readonly chat = el('ol', { class: 'chat', id: 'chat' });
-  private readonly live = el('button', { type: 'button', id: 'to-live', class: 'live-button', hidden: '' }, 'Back to live ⏭');
+  private readonly live = el('button', { type: 'button', id: 'to-live', class: 'live-button', hidden: '' }, 'Back to live »');
 
   constructor(root: HTMLElement, private readonly gameId: number) {
     const button = (id: string, label: string, title: string, act: () => void) => {
@@ -42,12 +42,12 @@ export class GamePage {
     };
     this.live.addEventListener('click', () => this.browse(null));
     const controls = el('div', { class: 'controls' },
-      button('first', '⏮', 'first move', () => this.browse(0)),
+      button('first', '«', 'first move', () => this.browse(0)),
       button('prev', '◀', 'previous move', () => this.browse(this.ply() - 1)),
       button('next', '▶', 'next move', () => this.browse(this.ply() + 1)),
       this.live,
       button('flip', '⇅', 'flip the board', () => { this.flipped = !this.flipped; this.draw(); }),
-      button('pgn', 'PGN ⭳', 'download the PGN', () => this.download()));
+      button('pgn', 'PGN ↓', 'download the PGN', () => this.download()));
     replaceChildren(root, el('section', { class: 'game' },
       el('header', { class: 'game-head' }, el('a', { href: '/', class: 'back' }, '← All games'), this.title, this.spectators),
       el('div', { class: 'board-column' }, this.top, this.boardBox, this.bottom),

@@ -125,11 +125,17 @@ export class LobbyPage {
 }
 
 function archiveRow(g: ArchiveEntry): HTMLElement {
-  const when = g.endedAtMs ? new Date(Number(g.endedAtMs)).toLocaleString() : '';
+  const when = g.endedAtMs ? shortDate(new Date(Number(g.endedAtMs))) : '';
   return el('li', { 'data-game': String(g.gameId) },
     el('a', { href: `/g/${g.gameId}` },
       el('span', { class: 'players' }, `${g.red} – ${g.black}`),
       el('span', { class: 'score' }, resultScore(g.outcome)),
       el('span', { class: 'reason' }, (g.outcome?.reason ?? '').replace(/_/g, ' ')),
       el('span', { class: 'when' }, when)));
+}
+
+// "2026-11-27 08:33", the viewer's local time: short enough for a phone's row.
+function shortDate(d: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
 }

@@ -1,5 +1,5 @@
-// A real xiangqi-server for a test: its own database in a temporary folder, port 0, dying with the
-// test (setpriv --pdeathsig) and killed when the test ends.
+// A real xiangqi-server for a test (names as typed: --accounts off): its own database in a temporary
+// folder, port 0, dying with the test (setpriv --pdeathsig) and killed when the test ends.
 import { ChildProcess, spawn } from 'node:child_process';
 import { createHash, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ export class ServerProcess {
 
   static async start(binary: string, dir: string, webRoot: string, useTls: boolean): Promise<ServerProcess> {
     const args = ['--pdeathsig', 'KILL', '--', binary, '--listen', '127.0.0.1:0', '--db', join(dir, 'games.db'),
-      '--discovery-port', '0', '--rate-limit', '0', '--web-root', webRoot, '--log-level', 'info'];
+      '--discovery-port', '0', '--rate-limit', '0', '--accounts', 'off', '--web-root', webRoot, '--log-level', 'info'];
     if (!useTls) args.push('--plain');
     const child = spawn('setpriv', args, { stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
