@@ -35,7 +35,7 @@ usage: ./xq COMMAND [ARGS]
                            --plain: the first run only. --sanitize LIST: only a run with those
                            sanitizers (address,undefined or thread) in build-sanitize-LIST, with the
                            runtime options and suppressions of cmake/sanitizers/
-  build                    install and build only
+  build                    install and build only (the C++ and the browser's watch page, web/)
   perft FEN|startpos DEPTH [--divide]
                            count legal move paths; the last line is "nodes N"; --divide first
                            prints "h2e2 N" for each root move
