@@ -203,9 +203,11 @@ void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame
 
 void Dispatcher::on_join(Client& c, std::uint64_t rid, const proto::JoinGame& m) {
     const auto id = wire::room_id(m.game_id);
-    // A browser never watches a private game, and hears what it would of a game that does not exist.
-    if (!id || (c.peer->watch_only() && private_rooms_.contains(*id)))
-        return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    if (!id) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    // A browser never watches a private game, and hears word for word what the lobby says of a
+    // game that does not exist (web_net_test compares the two).
+    if (c.peer->watch_only() && private_rooms_.contains(*id))
+        return send(c, wire::error(rid, PE::NoSuchGame, "no game " + *id, m.game_id));
     if (auto why = join_code_refusal(c, *id); !why.empty())
         return send(c, wire::error(rid, PE::RateLimited, std::move(why), m.game_id));
     auto seated = lobby_.join(*id, c.name, c.peer->id(), m.join_code, now());
@@ -278,9 +280,11 @@ void Dispatcher::on_leave(Client& c, std::uint64_t rid, const proto::Leave& m) {
 
 void Dispatcher::on_watch(Client& c, std::uint64_t rid, const proto::WatchGame& m) {
     const auto id = wire::room_id(m.game_id);
-    // A browser never watches a private game, and hears what it would of a game that does not exist.
-    if (!id || (c.peer->watch_only() && private_rooms_.contains(*id)))
-        return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    if (!id) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    // A browser never watches a private game, and hears word for word what the lobby says of a
+    // game that does not exist (web_net_test compares the two).
+    if (c.peer->watch_only() && private_rooms_.contains(*id))
+        return send(c, wire::error(rid, PE::NoSuchGame, "no game " + *id, m.game_id));
     if (auto why = join_code_refusal(c, *id); !why.empty())
         return send(c, wire::error(rid, PE::RateLimited, std::move(why), m.game_id));
     auto events = lobby_.watch(*id, c.peer->id(), m.join_code);
