@@ -102,6 +102,7 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                 game_id_ = body.entry.game_id;
                 seated_ = started_ = false;
                 replay_ = true;
+                private_game_ = false;  // replays come from the archive's list, which holds public games only
                 archived_pgn_ = body.pgn;
                 screen_ = Screen::Game;
             } else if constexpr (std::is_same_v<T, proto::LoggedIn>) {

@@ -780,6 +780,9 @@ TEST_F(ClientOnline, FinishedGameIsInTheArchiveAndReplays) {
     red.online.open_archived(id);
     ASSERT_TRUE(eventually([&] { return red.online.screen() == Screen::Game && red.game.role() == Role::Replay; }));
     EXPECT_EQ(red.online.game_id(), id);
+    // The same link the live game had replays it in a browser.
+    EXPECT_EQ(red.online.shown_game_watch_link(),
+              "http://127.0.0.1:" + std::to_string(server_->port()) + "/g/" + std::to_string(id));
     ASSERT_EQ(red.game.ply_count(), static_cast<int>(kMate.size()));
     for (std::size_t i = 0; i < kMate.size(); ++i) EXPECT_EQ(to_iccs(red.game.moves()[i]), kMate[i]);
     ASSERT_TRUE(red.game.result().has_value());
