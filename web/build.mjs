@@ -29,17 +29,29 @@ const node = (script, args) => {
   }
 };
 
-// 1. The messages, generated each build from the one schema: the page cannot drift from the server.
-// Numbers for 64-bit fields (ids, versions, milliseconds all fit in 2^53); no verify/convert code
-// the page never calls, which keeps the bundle small.
-const gen = join(web, 'gen');
+// 1. The messages, generated each build from the one schema into the build folder (two build
+// folders never share it): the page cannot drift from the server. Numbers for 64-bit fields (ids,
+// versions, milliseconds all fit in 2^53); no verify/convert code the page never calls, which keeps
+// the bundle small. The page imports them as 'xq-proto-gen', mapped here for tsc and esbuild alike.
+const gen = join(out, 'gen');
 mkdirSync(gen, { recursive: true });
+const generated = join(gen, 'xiangqi.js');
 node('protobufjs-cli/bin/pbjs', ['-t', 'static-module', '-w', 'es6', '--force-number', '--no-verify', '--no-convert',
-  '--no-delimited', '--no-typeurl', '-o', join(gen, 'xiangqi.js'), join(web, '..', 'proto', 'xiangqi.proto')]);
-node('protobufjs-cli/bin/pbts', ['-o', join(gen, 'xiangqi.d.ts'), join(gen, 'xiangqi.js')]);
+  '--no-delimited', '--no-typeurl', '-o', generated, join(web, '..', 'proto', 'xiangqi.proto')]);
+node('protobufjs-cli/bin/pbts', ['-o', join(gen, 'xiangqi.d.ts'), generated]);
+const alias = { 'xq-proto-gen': generated };
 
-// 2. Types: esbuild strips them without checking, so tsc checks first (strict, see tsconfig.json).
-node('typescript/bin/tsc', ['-p', join(web, 'tsconfig.json')]);
+// 2. Types: esbuild strips them without checking, so tsc checks first (strict, see tsconfig.json),
+// with the generated module's place added.
+const tsconfig = join(out, 'tsconfig.json');
+writeFileSync(tsconfig, JSON.stringify({
+  extends: join(web, 'tsconfig.json'),
+  // The generated files live outside web/, so their own imports are resolved in web/node_modules.
+  compilerOptions: { paths: { 'xq-proto-gen': [join(gen, 'xiangqi')], 'protobufjs': [join(modules, 'protobufjs')],
+    'protobufjs/*': [join(modules, 'protobufjs', '*')] }, typeRoots: [join(modules, '@types')] },
+  include: [join(web, 'src'), join(web, 'test'), join(gen, 'xiangqi.d.ts')],
+}, null, 2));
+node('typescript/bin/tsc', ['-p', tsconfig]);
 
 // 3. The page. Hashed names let the server cache assets forever; index.html is the only fixed name.
 const dist = join(out, 'dist');
@@ -49,6 +61,7 @@ const page = await esbuild.build({
   entryPoints: { main: 'src/main.ts', style: 'src/style.css' },
   bundle: true, minify: true, sourcemap: false, format: 'esm', target: ['es2020'],
   outdir: join(dist, 'assets'), entryNames: '[name]-[hash]', metafile: true, legalComments: 'none',
+  alias, nodePaths: [modules],
   // protobufjs looks for long.js inside a try: left out, 64-bit fields decode to plain numbers, as
   // the page wants (src/protobuf-numbers.ts), and the bundle is 11 KB smaller.
   external: ['long'],
@@ -73,7 +86,7 @@ const tests = readdirSync(join(web, 'test')).filter((f) => f.endsWith('.test.ts'
 await esbuild.build({
   absWorkingDir: web, entryPoints: tests.map((f) => join('test', f)), bundle: true, platform: 'node',
   format: 'cjs', target: ['node18'], outdir: testDir, outExtension: { '.js': '.cjs' },
-  external: ['puppeteer-core'], logLevel: 'warning',
+  external: ['puppeteer-core'], alias, nodePaths: [modules], logLevel: 'warning',
 });
 
 for (const f of readdirSync(join(dist, 'assets'))) {
