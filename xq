@@ -18,6 +18,7 @@ packages=(
   libssl-dev ca-certificates libsodium-dev  # issue 18: TLS (OpenSSL 3), Argon2id and tokens (libsodium)
   postgresql-15 postgresql-client-15 libpq-dev  # issue 20: the PostgreSQL store (raw libpq) and its throw-away test server
   redis-server  # issue 20: the cluster's Redis, started by tests/support/temp_redis (brings redis-tools)
+  chromium  # issue 23: the watch page's tests drive Debian's Chromium headless (puppeteer-core)
 )
 
 usage() {
@@ -36,7 +37,7 @@ usage: ./xq COMMAND [ARGS]
                            --plain: the first run only. --sanitize LIST: only a run with those
                            sanitizers (address,undefined or thread) in build-sanitize-LIST, with the
                            runtime options and suppressions of cmake/sanitizers/
-  build                    install and build only
+  build                    install and build only (the C++ and the browser's watch page, web/)
   perft FEN|startpos DEPTH [--divide]
                            count legal move paths; the last line is "nodes N"; --divide first
                            prints "h2e2 N" for each root move
@@ -98,6 +99,26 @@ ensure_packages() {
   DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"
 }
 
+# The watch page's build tools come from npm (web/package-lock.json). Debian's nodejs and npm are
+# installed only when no node is there (a fresh Debian 12 gets Node 18): a newer nodejs already
+# installed brings its own npm, and Debian's npm package would not fit it.
+ensure_node() {
+  command -v node >/dev/null && command -v npm >/dev/null && return 0
+  packages+=(nodejs npm)
+  ensure_packages
+}
+
+# npm ci into web/node_modules, only when the lockfile changed since the last one (npm ci empties
+# node_modules first, and the build itself must not need the network).
+web_dependencies() {
+  ensure_node
+  local lock="$root/web/package-lock.json" stamp="$root/web/node_modules/.xq-package-lock.json"
+  [[ -f "$stamp" ]] && cmp -s "$lock" "$stamp" && return 0
+  log "npm ci in web/ (the watch page's build tools)"
+  (cd "$root/web" && npm ci --no-audit --no-fund --loglevel=error)
+  cp "$lock" "$stamp"
+}
+
 configure() {
   [[ -f "$build/build.ninja" ]] && return 0
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXQ_WERROR=ON "${cmake_extra[@]}"
@@ -105,6 +126,7 @@ configure() {
 
 build_all() {
   ensure_packages
+  web_dependencies
   configure
   cmake --build "$build" -j "${XQ_JOBS:-$(nproc)}"
 }
@@ -208,6 +230,8 @@ case "$command" in
   build) build_all ;;
   server)
     build_target xiangqi-server
+    web_dependencies >&2
+    build_target web  # the page the server serves (build/web/dist)
     exec "$build/server/xiangqi-server" "$@"
     ;;
   bot)

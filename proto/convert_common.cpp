@@ -50,6 +50,7 @@ constexpr std::array<std::string_view, kErrorCodeCount> kErrorNames = {
     "bad_text",
     "no_such_account",
     "no_rematch",
+    "watch_only",
 };
 
 }  // namespace
@@ -85,6 +86,7 @@ static_assert(pb::GAME_RESULT_ONGOING == 0 && pb::GAME_RESULT_DRAW == 3);
 static_assert(pb::OFFER_KIND_DRAW == 1 && pb::OFFER_KIND_TAKEBACK == 2 && pb::OFFER_KIND_REMATCH == 3);
 static_assert(pb::SPEED_BULLET == 1 && pb::SPEED_CLASSICAL == kSpeedCount);
 static_assert(pb::Error::NO_REMATCH == static_cast<int>(ErrorCode::NoRematch));
+static_assert(pb::Error::WATCH_ONLY == static_cast<int>(ErrorCode::WatchOnly));
 static_assert(pb::CHAT_CHANNEL_PLAYERS == 1 && pb::CHAT_CHANNEL_SPECTATORS == 2);
 static_assert(pb::CLAIM_KIND_WIN == 1 && pb::CLAIM_KIND_DRAW == 2);
 static_assert(pb::ACCOUNTS_OPTIONAL == 0 && pb::ACCOUNTS_REQUIRED == 1 && pb::ACCOUNTS_OFF == 2);

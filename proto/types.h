@@ -75,8 +75,9 @@ enum class ErrorCode : std::uint8_t {
     BadText = 38,         // chat text with control characters (newlines, tabs, bidi overrides)
     NoSuchAccount = 39,   // GetProfile: no account has that name
     NoRematch = 40,       // the opponent left, or this game's rematch was already played
+    WatchOnly = 41,       // a browser's session (WebSocket) only watches: no play, chat or login
 };
-inline constexpr int kErrorCodeCount = 41;
+inline constexpr int kErrorCodeCount = 42;
 
 // Rating pools by estimated duration (common/speed.h holds the rule and the names).
 enum class Speed : std::uint8_t { Bullet, Blitz, Rapid, Classical };

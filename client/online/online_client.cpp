@@ -3,6 +3,7 @@
 #include <chrono>
 #include <algorithm>
 
+#include "client/model/watch_link.h"
 #include "client/online/convert.h"
 #include "common/iccs.h"
 #include "common/pgn_record.h"
@@ -105,6 +106,17 @@ void OnlineClient::on_link_up(const LinkUp& up) {
         link_->send(proto::WatchGame{*game_id_, join_code_});
 }
 
+std::optional<std::string> OnlineClient::watch_link(std::uint64_t game_id) const {
+    if (!link_ || endpoint_.host.empty()) return std::nullopt;
+    return client::watch_link(endpoint_.host, endpoint_.port, !security_.plain, game_id);
+}
+
+std::optional<std::string> OnlineClient::shown_game_watch_link() const {
+    // A private game's link would show nothing (the page never shows one): its join code is known here.
+    if (!game_id_ || private_game_ || !join_code_.empty()) return std::nullopt;
+    return watch_link(*game_id_);
+}
+
 std::vector<std::string> OnlineClient::take_notices() {
     std::vector<std::string> out;
     out.swap(notices_);
@@ -120,6 +132,7 @@ void OnlineClient::refresh() {
 void OnlineClient::create(const TimeControlChoice& tc, ColorPick color, bool is_private, int computer_level, bool rated,
                           std::uint32_t spectator_delay) {
     if (!link_) return;
+    private_asked_ = is_private;
     const auto pick = color == ColorPick::Red     ? proto::ColorChoice::Red
                       : color == ColorPick::Black ? proto::ColorChoice::Black
                                                   : proto::ColorChoice::Random;
@@ -128,7 +141,9 @@ void OnlineClient::create(const TimeControlChoice& tc, ColorPick color, bool is_
 }
 
 void OnlineClient::join(std::uint64_t id, const std::string& code) {
-    if (link_) link_->send(proto::JoinGame{id, code});
+    if (!link_) return;
+    private_asked_ = !code.empty();  // a public game needs no code
+    link_->send(proto::JoinGame{id, code});
 }
 
 void OnlineClient::watch(std::uint64_t id, const std::string& code) {
@@ -138,6 +153,7 @@ void OnlineClient::watch(std::uint64_t id, const std::string& code) {
     chat_muted_ = false;
     rematch_game_id_ = 0;
     join_code_ = code;
+    private_game_ = !code.empty();
     link_->send(proto::WatchGame{id, code});
 }
 

@@ -62,6 +62,13 @@ public:
     bool waiting_for_opponent() const { return seated_ && !started_; }
     // Requests the player should know failed (not move refusals: the board shows those).
     std::vector<std::string> take_notices();
+    // The browser link that watches game `game_id` on this server (its watch page: http:// under
+    // --plain, else https://); none while not connected.
+    std::optional<std::string> watch_link(std::uint64_t game_id) const;
+    // The shown game's watch link: none for a private game (no page shows one) or a local one.
+    std::optional<std::string> shown_game_watch_link() const;
+    // Something the player should read (a toast), e.g. "Watch link copied".
+    void notify(std::string text) { notices_.push_back(std::move(text)); }
 
     // ---- Accounts (online_account.cpp) ----
     // Sent now when online, else as soon as the link is up (the start screen asks before the
@@ -191,6 +198,8 @@ private:
     bool archive_appending_ = false;  // the awaited ArchiveList is an older page (more_archive)
     std::string token_;
     std::string join_code_;
+    bool private_asked_ = false;  // the last CreateGame or JoinGame was for a private game
+    bool private_game_ = false;   // the shown game is private: no watch link
     std::string account_;
     std::string display_name_;  // as the server shows this session
     proto::AccountsMode accounts_ = proto::AccountsMode::Optional;

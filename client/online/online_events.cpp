@@ -47,6 +47,7 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                 if (!(mine(body.game_id) && seated_)) take_seat(body.game_id, body.resume_token, side);
                 token_ = body.resume_token;
                 if (!body.join_code.empty()) join_code_ = body.join_code;
+                private_game_ = private_asked_ || !body.join_code.empty();
                 save_seat(body.game_id, body.resume_token, side);
                 screen_ = Screen::Game;
             } else if constexpr (std::is_same_v<T, proto::ResumeToken>) {
@@ -101,6 +102,7 @@ void OnlineClient::on_message(const proto::ServerMessage& message, TimePoint now
                 game_id_ = body.entry.game_id;
                 seated_ = started_ = false;
                 replay_ = true;
+                private_game_ = false;  // replays come from the archive's list, which holds public games only
                 archived_pgn_ = body.pgn;
                 screen_ = Screen::Game;
             } else if constexpr (std::is_same_v<T, proto::LoggedIn>) {
@@ -156,6 +158,7 @@ void OnlineClient::resync(const std::string& why) {
 
 void OnlineClient::on_snapshot(const proto::Snapshot& s, TimePoint now) {
     if (game_id_ && !mine(s.game_id)) return;
+    private_game_ = s.is_private;
     // The mirror takes the record (and its version) only if it replays.
     if (auto loaded = mirror_.load(s); !loaded) {
         notices_.push_back("the server's game record could not be read: " + loaded.error());

@@ -5,6 +5,7 @@
 
 #include "client/computer/analysis.h"
 #include "client/online/online_client.h"
+#include "client/view/copy_watch_link.h"
 
 namespace xq::client {
 
@@ -332,7 +333,14 @@ void GameScreen::draw_buttons(sf::RenderTarget& target, ui::Input& in, const Pan
     const Rect hint = cell(3, 0);
     if (ui::button(target, font, in, hint, "Hint", ctx_.analysis != nullptr) && ctx_.analysis)
         ctx_.analysis->ask_hint(game);
-    const Rect bar{hint.x + hint.w + l.gap, hint.y + 4, l.buttons.w - hint.w - l.gap, hint.h - 8};
+    Rect bar{hint.x + hint.w + l.gap, hint.y + 4, l.buttons.w - hint.w - l.gap, hint.h - 8};
+    // A public online game's watch page (issue 23): its link to the clipboard, at the row's end.
+    if (const auto link = local ? std::nullopt : ctx_.online.shown_game_watch_link()) {
+        const float w = narrow ? hint.w : std::min(150.0f, bar.w / 2);
+        bar.w -= w + l.gap;
+        if (ui::button(target, font, in, {bar.x + bar.w + l.gap, hint.y, w, hint.h}, narrow ? "Link" : "Copy watch link"))
+            copy_watch_link(ctx_.online, *link);
+    }
     if (!ctx_.analysis) {
         ui::text(target, font, local || game.role() == Role::Replay ? "" : "Evaluation after the game",
                  {bar.x + 4, hint.y + (hint.h - 16) / 2}, 13, ui::color::kMuted);

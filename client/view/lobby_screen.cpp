@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "client/online/online_client.h"
+#include "client/view/copy_watch_link.h"
 #include "client/view/records.h"
 
 namespace xq::client {
@@ -20,23 +21,29 @@ void LobbyScreen::handle(const sf::Event& event) {
 
 // One game in a list: who plays on the left, what kind of game before the button at the right
 // end. A narrow list puts the details under the names, so that the names keep their room.
-bool LobbyScreen::game_row(sf::RenderTarget& target, ui::Input& in, const Rect& row, const std::string& who,
-                           sf::Color who_color, const std::string& details, const std::string& action, bool accent) {
+int LobbyScreen::game_row(sf::RenderTarget& target, ui::Input& in, const Rect& row, const std::string& who,
+                          sf::Color who_color, const std::string& details, const std::string& action, bool accent,
+                          const std::string& second) {
     const sf::Font& font = ctx_.resources.font();
     ui::box(target, row, row.contains(in.mouse) ? sf::Color(62, 58, 52) : sf::Color(44, 41, 38), ui::color::kPanelLine, 1);
     const bool narrow = row.w < 480;
     const float button_w = narrow ? std::clamp(row.w * 0.22f, 64.0f, 112.0f) : 112.0f;
     const Rect button{row.x + row.w - button_w - 8, row.y + 4, button_w, row.h - 8};
-    const float room = button.x - row.x - 18;
+    // The second button (a live game's "Copy link") stands left of the first.
+    const float second_w = second.empty() ? 0 : button_w;
+    const Rect second_button{button.x - second_w - 6, button.y, second_w, button.h};
+    const float room = (second.empty() ? button.x : second_button.x) - row.x - 18;
     if (narrow) {
         ui::text(target, font, ui::elide(font, who, 15, room), {row.x + 10, row.y + 4}, 15, who_color);
         ui::text(target, font, ui::elide(font, details, 12, room), {row.x + 10, row.y + 25}, 12, ui::color::kMuted);
     } else {
         const float details_w = ui::text(target, font, ui::elide(font, details, 14, room * 0.45f),
-                                         {button.x - 12, row.y + 10}, 14, ui::color::kMuted, ui::Align::Right);
+                                         {button.x - second_w - 18, row.y + 10}, 14, ui::color::kMuted,
+                                         ui::Align::Right);
         ui::text(target, font, ui::elide(font, who, 16, room - details_w - 16), {row.x + 10, row.y + 8}, 16, who_color);
     }
-    return ui::button(target, font, in, button, action, true, accent);
+    if (!second.empty() && ui::button(target, font, in, second_button, second)) return 2;
+    return ui::button(target, font, in, button, action, true, accent) ? 1 : 0;
 }
 
 void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const LobbyLayout& l) {
@@ -96,9 +103,12 @@ void LobbyScreen::draw_lists(sf::RenderTarget& target, ui::Input& in, const Lobb
             const auto named = [](const std::string& name, const std::string& rating) {
                 return rating.empty() ? name : name + " " + rating;
             };
-            if (game_row(target, in, row_at(y), named(g.red, g.red_rating) + "  vs  " + named(g.black, g.black_rating),
-                         ui::color::kText, info, "Watch", false))
-                ctx_.online.watch(g.id);
+            // A public game's watch page (issue 23): its link to the clipboard, to pass on.
+            const auto link = g.is_private ? std::nullopt : ctx_.online.watch_link(g.id);
+            const int clicked = game_row(target, in, row_at(y), named(g.red, g.red_rating) + "  vs  " + named(g.black, g.black_rating),
+                                         ui::color::kText, info, "Watch", false, link ? "Copy link" : "");
+            if (clicked == 1) ctx_.online.watch(g.id);
+            if (clicked == 2 && link) copy_watch_link(ctx_.online, *link);
             y += row_h;
         }
     } else {

@@ -23,8 +23,9 @@ private:
     void draw_lists(sf::RenderTarget& target, ui::Input& in, const LobbyLayout& l);
     float draw_forms(sf::RenderTarget& target, ui::Input& in, Rect r, float top);
     void draw_bar(sf::RenderTarget& target, ui::Input& in, const LobbyLayout& l);
-    bool game_row(sf::RenderTarget& target, ui::Input& in, const Rect& row, const std::string& who, sf::Color who_color,
-                  const std::string& details, const std::string& action, bool accent);
+    // One game in a list; 1 when its action button was clicked, 2 for the optional second button.
+    int game_row(sf::RenderTarget& target, ui::Input& in, const Rect& row, const std::string& who, sf::Color who_color,
+                 const std::string& details, const std::string& action, bool accent, const std::string& second = {});
 
     ScreenContext& ctx_;
     TimeControlPicker time_control_{false, kLobbyDefaultControl};

@@ -68,6 +68,7 @@ struct CommandLine {
     int session_days = 30;
     int registrations_per_hour = 5;
     std::string password_cost = "interactive";
+    std::string web_root = XQ_WEB_ROOT;  // the build's web/dist (server/app/CMakeLists.txt)
 };
 
 po::options_description describe(CommandLine& line) {
@@ -90,6 +91,9 @@ po::options_description describe(CommandLine& line) {
         "tls-key", po::value(&line.tls_key), "PEM private key of --tls-cert")(
         "plain", po::bool_switch(&line.plain),
         "serve plain TCP without TLS (tests, old clients): everything, tokens included, crosses the network in clear")(
+        "web-root", po::value(&line.web_root)->default_value(line.web_root),
+        "folder of the built watch page (index.html, assets/), served to browsers on the game port with its "
+        "WebSocket (docs/web.md)")(
         "discovery-port", po::value(&line.discovery_port)->default_value(line.discovery_port),
         "UDP port answering LAN discovery; 0 turns discovery off")(
         "max-connections-per-address",
@@ -184,6 +188,7 @@ std::expected<ServerConfig, std::string> server_config(const CommandLine& line) 
     if (line.discovery_port < 0 || line.discovery_port > 65535)
         return std::unexpected("--discovery-port must be 0 to 65535");
     if (line.discovery_port > 0) config.discovery = static_cast<std::uint16_t>(line.discovery_port);
+    config.web_root = line.web_root;
     config.connections.max_per_address = line.per_address;
     config.max_waiting_per_group = line.waiting_per_address;
     if (line.grace_seconds < 0 || line.grace_seconds > 86400 || line.rate_per_second < 0 ||

@@ -215,6 +215,7 @@ private:
     void ping(Client& c);
     void on_pong(Client& c, const proto::Pong& m);
     static bool answers_ping(const Client& c, const proto::ClientBody& body);
+    static bool watcher_may(const proto::ClientBody& body);
     // MakeOffer / AnswerOffer of kind REMATCH (rematch.cpp).
     void on_rematch(Client& c, std::uint64_t rid, const RoomId& id, bool offer, bool accept);
 

@@ -40,6 +40,9 @@ public:
     // Who the per-address limits count this peer as: its IPv4 address, or its IPv6 /64
     // (server/net/address_group.h). Fixed for the peer's life.
     virtual const std::string& address_group() const = 0;
+    // A browser's WebSocket session (server/web): it may watch, never play, chat or log in
+    // (Dispatcher::watcher_may), and sees no private game.
+    virtual bool watch_only() const { return false; }
 };
 
 }  // namespace xq::server

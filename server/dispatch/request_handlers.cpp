@@ -75,6 +75,8 @@ void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
     if (rid == 0)
         return send(c, wire::error(0, PE::BadRequest,
                                    "request_id 0 is for messages the server sends on its own; number requests from 1"));
+    if (c.peer->watch_only() && !watcher_may(body))
+        return send(c, wire::error(rid, PE::WatchOnly, "a browser only watches: play, chat and accounts are in the desktop client"));
     if (const auto* hello = std::get_if<proto::Hello>(&body)) return on_hello(c, rid, *hello);
     if (const auto* ping = std::get_if<proto::Ping>(&body)) return send(c, {rid, proto::Pong{ping->nonce}});
     if (!c.greeted) return send(c, wire::error(rid, PE::HelloRequired, "send Hello first"));
@@ -106,6 +108,21 @@ void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
                                std::is_same_v<T, proto::Register> || std::is_same_v<T, proto::Login> ||
                                std::is_same_v<T, proto::Logout> || std::is_same_v<T, proto::ChangePassword>) {
             } else on_room_request(c, rid, body);
+        },
+        body);
+}
+
+// What a watch-only session may ask: reading requests, and a person's Hello.
+bool Dispatcher::watcher_may(const proto::ClientBody& body) {
+    if (const auto* hello = std::get_if<proto::Hello>(&body)) return hello->computer_level == 0;
+    return std::visit(
+        [](const auto& m) {
+            using T = std::decay_t<decltype(m)>;
+            return std::is_same_v<T, proto::Ping> || std::is_same_v<T, proto::Pong> ||
+                   std::is_same_v<T, proto::ListGames> || std::is_same_v<T, proto::WatchGame> ||
+                   std::is_same_v<T, proto::Leave> || std::is_same_v<T, proto::Mute> ||
+                   std::is_same_v<T, proto::ListArchive> || std::is_same_v<T, proto::GetArchived> ||
+                   std::is_same_v<T, proto::GetProfile> || std::is_same_v<T, proto::GetLeaderboard>;
         },
         body);
 }
@@ -187,6 +204,10 @@ void Dispatcher::on_create(Client& c, std::uint64_t rid, const proto::CreateGame
 void Dispatcher::on_join(Client& c, std::uint64_t rid, const proto::JoinGame& m) {
     const auto id = wire::room_id(m.game_id);
     if (!id) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    // A browser never watches a private game, and hears word for word what the lobby says of a
+    // game that does not exist (web_net_test compares the two).
+    if (c.peer->watch_only() && private_rooms_.contains(*id))
+        return send(c, wire::error(rid, PE::NoSuchGame, "no game " + *id, m.game_id));
     if (auto why = join_code_refusal(c, *id); !why.empty())
         return send(c, wire::error(rid, PE::RateLimited, std::move(why), m.game_id));
     auto seated = lobby_.join(*id, c.name, c.peer->id(), m.join_code, now());
@@ -260,6 +281,10 @@ void Dispatcher::on_leave(Client& c, std::uint64_t rid, const proto::Leave& m) {
 void Dispatcher::on_watch(Client& c, std::uint64_t rid, const proto::WatchGame& m) {
     const auto id = wire::room_id(m.game_id);
     if (!id) return send(c, wire::error(rid, PE::NoSuchGame, "no such game", m.game_id));
+    // A browser never watches a private game, and hears word for word what the lobby says of a
+    // game that does not exist (web_net_test compares the two).
+    if (c.peer->watch_only() && private_rooms_.contains(*id))
+        return send(c, wire::error(rid, PE::NoSuchGame, "no game " + *id, m.game_id));
     if (auto why = join_code_refusal(c, *id); !why.empty())
         return send(c, wire::error(rid, PE::RateLimited, std::move(why), m.game_id));
     auto events = lobby_.watch(*id, c.peer->id(), m.join_code);

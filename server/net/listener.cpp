@@ -21,13 +21,15 @@ std::chrono::milliseconds sweep_period(const SessionLimits& limits) {
 }  // namespace
 
 Listener::Listener(asio::io_context& io, const tcp::endpoint& endpoint, ListenerLimits limits,
-                   SessionLimits session_limits, SessionHandler& handler, std::shared_ptr<boost::asio::ssl::context> tls)
+                   SessionLimits session_limits, SessionHandler& handler, std::shared_ptr<boost::asio::ssl::context> tls,
+                   const web::Site* site)
     : acceptor_(io),
       sweep_timer_(io),
       limits_(limits),
       session_limits_(session_limits),
       handler_(handler),
-      tls_(std::move(tls)) {
+      tls_(std::move(tls)),
+      site_(site) {
     acceptor_.open(endpoint.protocol());
     acceptor_.set_option(asio::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
@@ -103,7 +105,7 @@ asio::awaitable<void> Listener::accept_loop() {
         ::fcntl(socket.native_handle(), F_SETFD, FD_CLOEXEC);
         ++total_;
         ++per_address_[address];
-        auto session = std::make_shared<Session>(std::move(socket), next_id_++, session_limits_, handler_, tls_.get());
+        auto session = std::make_shared<Session>(std::move(socket), next_id_++, session_limits_, handler_, tls_.get(), site_);
         log(LogLevel::Debug, "session ", session->id(), " from ", session->peer());
         sessions_.emplace(session->id(), session);
         session->start();

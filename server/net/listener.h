@@ -22,8 +22,11 @@ class Listener {
 public:
     // `handler` gets every session's frames; the listener only counts sessions per address. With
     // `tls`, every connection is TLS (a handshake first, counted against the caps like any other).
+    // With `site`, a connection whose first bytes are an HTTP request is served the watch page
+    // and may become a WebSocket (session.h).
     Listener(asio::io_context& io, const tcp::endpoint& endpoint, ListenerLimits limits, SessionLimits session_limits,
-             SessionHandler& handler, std::shared_ptr<boost::asio::ssl::context> tls = nullptr);
+             SessionHandler& handler, std::shared_ptr<boost::asio::ssl::context> tls = nullptr,
+             const web::Site* site = nullptr);
 
     void start();
     void stop();
@@ -48,6 +51,7 @@ private:
     SessionLimits session_limits_;
     SessionHandler& handler_;
     std::shared_ptr<boost::asio::ssl::context> tls_;  // null: plain TCP
+    const web::Site* site_;  // null: frames only
     std::unordered_map<std::string, std::size_t> per_address_;  // by address group (address_group.h)
     std::size_t total_ = 0;
     std::uint64_t next_id_ = 1;

@@ -57,7 +57,8 @@ Server::Server(asio::io_context& io, ServerConfig config)
                                  config_.password_cost, config_.address_backoff, config_.account_backoff,
                                  config_.registrations_per_hour, config_.leaderboard_min_games},
                   *store_, *this, secure_random, passwords_.get()),
-      listener_(io, config_.listen, config_.connections, config_.session, *this, config_.tls) {
+      site_(config_.web_root ? std::make_unique<web::Site>(*config_.web_root) : nullptr),
+      listener_(io, config_.listen, config_.connections, config_.session, *this, config_.tls, site_.get()) {
     dispatcher_.recover();
     if (config_.discovery) {
         discovery_.emplace(io, udp::endpoint(config_.listen.address(), *config_.discovery), [this] {
@@ -81,7 +82,8 @@ void Server::start() {
     dispatcher_.arm_clocks();  // restored games' clocks
     log(LogLevel::Info, "listening on ", config_.listen.address().to_string(), ":", listener_.port(),
         config_.tls ? " (TLS)" : " (plain TCP, unencrypted)",
-        discovery_ ? ", discovery on UDP " + std::to_string(discovery_->port()) : std::string());
+        discovery_ ? ", discovery on UDP " + std::to_string(discovery_->port()) : std::string(),
+        site_ ? ", the watch page from " + site_->root().string() : std::string());
 }
 
 void Server::stop() {

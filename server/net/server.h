@@ -21,6 +21,7 @@
 #include "server/rooms/lobby.h"
 #include "server/dispatch/rate_limit.h"
 #include "server/store/store.h"
+#include "server/web/site.h"
 
 namespace xq::server {
 
@@ -63,6 +64,9 @@ struct ServerConfig {
     // would otherwise starve the nice-19 workers past the tests' reply timeouts.
     PasswordCost password_cost = interactive_cost();
     std::uint32_t leaderboard_min_games = 10;  // DispatchConfig::leaderboard_min_games
+    // The built watch page (server/web/site.h), served on the game port with its WebSocket; none:
+    // the port speaks frames only.
+    std::optional<std::filesystem::path> web_root;
 };
 
 // The network side of the server: the listener and its sessions (which only move bytes), LAN
@@ -104,6 +108,7 @@ private:
     // Before the dispatcher, which it serves; stopped first in ~Server (its workers may be busy).
     std::unique_ptr<PasswordPool> passwords_;
     Dispatcher dispatcher_;
+    std::unique_ptr<web::Site> site_;  // before the listener, whose sessions read it
     Listener listener_;
     std::optional<DiscoveryResponder> discovery_;
 };

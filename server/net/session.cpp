@@ -5,6 +5,7 @@
 #include "proto/frame.h"
 #include "server/log/log.h"
 #include "server/net/address_group.h"
+#include "server/net/session_web.h"
 #include "tls/memory_engine.h"
 
 namespace xq::server {
@@ -100,8 +101,8 @@ thread_local std::string cipher_out;                     // what a TLS write enc
 }  // namespace
 
 Session::Session(tcp::socket socket, std::uint64_t id, const SessionLimits& limits, SessionHandler& handler,
-                 tls::ssl::context* tls)
-    : socket_(std::move(socket)), id_(id), limits_(limits), handler_(handler) {
+                 tls::ssl::context* tls, const web::Site* site)
+    : socket_(std::move(socket)), id_(id), limits_(limits), handler_(handler), site_(site) {
     if (tls) tls_ = std::make_unique<Tls>(*tls, socket_.get_executor());
     boost::system::error_code ec;
     const auto endpoint = socket_.remote_endpoint(ec);
@@ -141,7 +142,7 @@ bool Session::take_tls(std::string_view ciphertext) {
         std::size_t n = 0;
         const auto status = engine.read(plain_buffer.data(), plain_buffer.size(), n);
         if (n > 0) {
-            if (!take_frames(std::string_view(plain_buffer.data(), n))) return false;
+            if (!take_plain(std::string_view(plain_buffer.data(), n))) return false;
             continue;
         }
         if (status == tls::MemoryEngine::Status::Done) return send_tls();  // a key update's answer, say
@@ -218,7 +219,17 @@ bool Session::took(const boost::system::error_code& ec, std::string_view bytes) 
     }
     // A handshake's bytes do not count as activity: a slowloris handshake times out all the same.
     if (!handshaking_) last_read_ = Clock::now();
-    return tls_ ? take_tls(bytes) : take_frames(bytes);
+    return tls_ ? take_tls(bytes) : take_plain(bytes);
+}
+
+// A frame's length prefix starts with 0x00 (kMaxFrameBytes is far below 2^24), an HTTP request
+// with its method's capital letter: one look at the first byte, then one branch a read.
+bool Session::take_plain(std::string_view bytes) {
+    if (mode_ == Mode::Unsniffed) {
+        const bool http = site_ && !bytes.empty() && bytes.front() >= 'A' && bytes.front() <= 'Z';
+        mode_ = http ? Mode::Web : Mode::Framed;
+    }
+    return mode_ == Mode::Framed ? take_frames(bytes) : take_web(bytes);
 }
 
 bool Session::take_frames(std::string_view bytes) {
@@ -260,21 +271,26 @@ bool Session::take_frames(std::string_view bytes) {
 
 void Session::deliver(std::string_view payload) {
     if (closed_ || closing_ || failing_) return;
+    if (mode_ == Mode::Web) return deliver_ws(payload);
     const auto size = static_cast<std::uint32_t>(payload.size());
     const std::array<char, proto::kFrameHeaderBytes> header{static_cast<char>(size >> 24), static_cast<char>(size >> 16),
                                                             static_cast<char>(size >> 8), static_cast<char>(size)};
+    write_frame(std::string_view(header.data(), header.size()), payload);
+}
+
+void Session::write_frame(std::string_view header, std::string_view payload) {
     if (tls_) {
         // No frame goes to a peer before its handshake: the dispatcher meets a session by its frames.
         if (handshaking_) return;
-        if (!tls_->engine.write(std::string_view(header.data(), header.size()), payload))
-            return fail(CloseReason::WriteError);
+        if (!tls_->engine.write(header, payload)) return fail(CloseReason::WriteError);
         send_tls();
         return;
     }
     std::size_t sent = 0;
     if (!writing_) {
         // Nothing queued: hand the frame to the kernel now, which usually takes all of it.
-        const std::array<asio::const_buffer, 2> frame{asio::buffer(header), asio::buffer(payload.data(), payload.size())};
+        const std::array<asio::const_buffer, 2> frame{asio::buffer(header.data(), header.size()),
+                                                      asio::buffer(payload.data(), payload.size())};
         boost::system::error_code ec;
         sent = socket_.write_some(frame, ec);
         if (ec && !would_block(ec)) return fail(CloseReason::WriteError);
@@ -308,6 +324,7 @@ void Session::on_written(const boost::system::error_code& ec) {
 
 void Session::close(CloseReason reason, bool flush) {
     if (closed_) return;
+    if (web_ && !closing_ && !failing_ && !abortive(reason)) close_ws(reason);
     close_reason_ = reason;
     if (!closing_) closing_since_ = Clock::now();
     closing_ = true;

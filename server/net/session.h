@@ -9,6 +9,12 @@
 // only when the kernel cannot take them. The listener calls timed_out() from one sweep timer for
 // all sessions.
 //
+// One port serves the browser too (issue 23, docs/web.md): the first bytes after the TLS handshake
+// (or of a plain connection) tell a frame's length prefix (0x00) from an HTTP request (a method's
+// capital letter). An HTTP session answers from server/web and may become a WebSocket, whose
+// binary frames then carry the same messages to the same handler as a watch-only Peer
+// (session_web.cpp). Its state lives behind one pointer, as TLS's does.
+//
 // A TLS session (issue 18) runs the same reads, framing and queue over OpenSSL driven in memory
 // (tls/memory_engine.h): ciphertext is read and written as a plain session's bytes are, each
 // frame one record handed to the kernel at once. Its state lives behind one pointer, so the plain
@@ -29,6 +35,9 @@
 
 namespace boost::asio::ssl {
 class context;
+}
+namespace xq::server::web {
+class Site;
 }
 
 namespace xq::server {
@@ -87,9 +96,10 @@ class Session final : public Peer, public std::enable_shared_from_this<Session> 
 public:
     using Clock = std::chrono::steady_clock;
 
-    // `limits` must outlive the session (the listener's copy); so must `tls` (null: plain TCP).
+    // `limits` must outlive the session (the listener's copy); so must `tls` (null: plain TCP) and
+    // `site` (null: no HTTP, every connection speaks frames).
     Session(tcp::socket socket, std::uint64_t id, const SessionLimits& limits, SessionHandler& handler,
-            boost::asio::ssl::context* tls = nullptr);
+            boost::asio::ssl::context* tls = nullptr, const web::Site* site = nullptr);
     ~Session() override;
 
     // Starts reading (a TLS session: the handshake first).
@@ -112,6 +122,7 @@ public:
     const std::string& peer() const { return peer_; }
     const std::string& address_group() const override { return group_; }
     bool open() const override { return !closed_; }
+    bool watch_only() const override { return web_ != nullptr; }  // a browser's WebSocket
     std::size_t queued_bytes() const { return pending_.size() + inflight_.size(); }
 
     // What a session reads before it knows more is waiting: a move with its header fits.
@@ -128,6 +139,14 @@ private:
     // the session stopped reading meanwhile.
     bool take_frames(std::string_view bytes);
     bool take_tls(std::string_view ciphertext);  // as take_frames(), for a TLS session's bytes
+    // Plain (or decrypted) bytes: the first ones choose frames or HTTP, then each goes its way.
+    bool take_plain(std::string_view bytes);
+    bool take_web(std::string_view bytes);  // session_web.cpp: HTTP, then WebSocket frames
+    bool take_ws(std::string_view bytes);
+    void deliver_ws(std::string_view payload);
+    void close_ws(CloseReason reason);  // a WebSocket's close frame, before the connection closes
+    // One frame out (header and payload; an HTTP response is all payload), now or queued.
+    void write_frame(std::string_view header, std::string_view payload);
     bool send_tls();   // the engine's ciphertext to the kernel, or queued
     void close_tls();  // close_notify, bounded by a timer, then the socket closes
     void drain_tls();  // reads until the peer's close_notify
@@ -140,6 +159,8 @@ private:
 
     struct ReadHandler;
     struct Tls;
+    struct Web;
+    enum class Mode : std::uint8_t { Unsniffed, Framed, Web };
 
     tcp::socket socket_;
     HandlerSlot read_slot_;  // the pending read's operation
@@ -162,6 +183,9 @@ private:
     bool closed_ = false;
     bool handshaking_ = false;  // TLS: the handshake has not finished; no frame yet
     std::unique_ptr<Tls> tls_;  // null: plain TCP
+    Mode mode_ = Mode::Unsniffed;
+    const web::Site* site_;     // null: frames only
+    std::unique_ptr<Web> web_;  // an HTTP or WebSocket session's state; null: frames
     CloseReason close_reason_ = CloseReason::ByServer;
 };
 

@@ -454,6 +454,35 @@ TEST_F(ClientOnline, CreateJoinPlayToMateWithASpectatorJoiningMidGame) {
     }
 }
 
+// "Copy watch link" (issue 23): a public game's players and spectators get its page on this server's
+// port, http:// on a plain connection; a private game's players and watchers get none.
+TEST_F(ClientOnline, PublicGamesHaveAWatchLinkPrivateOnesNone) {
+    Person& red = connect("ann");
+    Person& black = connect("bob");
+    Person& fan = connect("cat");
+    const auto id = start_game(red, black);
+    const std::string link = "http://127.0.0.1:" + std::to_string(server_->port()) + "/g/" + std::to_string(id);
+    EXPECT_EQ(red.online.shown_game_watch_link(), link);
+    EXPECT_EQ(black.online.shown_game_watch_link(), link);
+    EXPECT_EQ(fan.online.watch_link(id), link);  // the lobby's "Copy link" on the live row
+    fan.online.watch(id);
+    ASSERT_TRUE(eventually([&] { return fan.game.role() == Role::Spectator; }));
+    EXPECT_EQ(fan.online.shown_game_watch_link(), link);
+
+    Person& host = connect("dan");
+    Person& guest = connect("eve");
+    host.online.create(TimeControlChoice{5, 3, std::nullopt}, ColorPick::Red, true);
+    ASSERT_TRUE(eventually([&] { return !host.online.join_code().empty(); }));
+    const auto hidden = *host.online.game_id();
+    guest.online.join(hidden, host.online.join_code());
+    ASSERT_TRUE(eventually([&] { return guest.game.phase() == Phase::Playing && guest.online.game_id() == hidden; }));
+    EXPECT_EQ(host.online.shown_game_watch_link(), std::nullopt);
+    EXPECT_EQ(guest.online.shown_game_watch_link(), std::nullopt);
+    fan.online.watch(hidden, host.online.join_code());
+    ASSERT_TRUE(eventually([&] { return fan.online.game_id() == hidden && fan.game.role() == Role::Spectator; }));
+    EXPECT_EQ(fan.online.shown_game_watch_link(), std::nullopt);
+}
+
 TEST_F(ClientOnline, IllegalMoveIsRefusedAndTheBoardReturns) {
     Person& red = connect("ann");
     Person& black = connect("bob");
@@ -751,6 +780,9 @@ TEST_F(ClientOnline, FinishedGameIsInTheArchiveAndReplays) {
     red.online.open_archived(id);
     ASSERT_TRUE(eventually([&] { return red.online.screen() == Screen::Game && red.game.role() == Role::Replay; }));
     EXPECT_EQ(red.online.game_id(), id);
+    // The same link the live game had replays it in a browser.
+    EXPECT_EQ(red.online.shown_game_watch_link(),
+              "http://127.0.0.1:" + std::to_string(server_->port()) + "/g/" + std::to_string(id));
     ASSERT_EQ(red.game.ply_count(), static_cast<int>(kMate.size()));
     for (std::size_t i = 0; i < kMate.size(); ++i) EXPECT_EQ(to_iccs(red.game.moves()[i]), kMate[i]);
     ASSERT_TRUE(red.game.result().has_value());

@@ -25,8 +25,8 @@ declare -A allowed=(
   [server/log]="server/log"
   [server/ratings]="server/ratings"
   [server/dispatch]="$dispatch"
-  [server/net]="server/net tls $dispatch"
-  [server/app]="server/app server/net tls $dispatch"
+  [server/net]="server/net server/web tls $dispatch"
+  [server/app]="server/app server/net server/web tls $dispatch"
   [client/net]="client/net tls proto common"
   [client/mirror]="client/mirror proto common"
   [client/model]="client/model common"
@@ -38,6 +38,7 @@ declare -A allowed=(
   [client]="client client/view client/records client/online client/computer client/model client/net client/mirror client/profile text common"
   [bot]="bot client/net client/mirror engine proto common tls"
   [server/cluster]="server/cluster server/log proto common"
+  [server/web]="server/web server/log"
 )
 
 bad=0 checked=0

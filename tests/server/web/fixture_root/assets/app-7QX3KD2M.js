@@ -1,0 +1,1 @@
+document.getElementById("board").textContent = "fixture script ran";
