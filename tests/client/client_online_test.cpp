@@ -33,6 +33,7 @@
 #include "proto/codec.h"
 #include "proto/frame.h"
 #include "server/net/server.h"
+#include "server/store/sqlite/sqlite_store.h"
 
 namespace xq::client {
 namespace {
@@ -800,7 +801,7 @@ TEST_F(ClientOnline, FinishedGameIsInTheArchiveAndReplays) {
 // shown, each game once, until the server says there is no more.
 TEST_F(ClientOnline, TheArchiveListPagesOnByKey) {
     {  // 60 finished games, written beside the running server (SQLite lets both at the file)
-        auto store = server::Store::open(dir_ / "games.db");
+        auto store = server::SqliteStore::open(dir_ / "games.db");
         ASSERT_TRUE(store) << store.error().message;
         for (int i = 0; i < 60; ++i) {
             server::ArchivedGame g;
