@@ -11,7 +11,7 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
-targets=(fuzz_frame fuzz_dispatch fuzz_fen fuzz_notation fuzz_pgn fuzz_names fuzz_resp)
+targets=(fuzz_frame fuzz_dispatch fuzz_fen fuzz_notation fuzz_pgn fuzz_names fuzz_resp fuzz_web)
 flags="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
 die() { printf 'fuzz: %s\n' "$*" >&2; exit 2; }

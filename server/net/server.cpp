@@ -84,6 +84,10 @@ void Server::start() {
         config_.tls ? " (TLS)" : " (plain TCP, unencrypted)",
         discovery_ ? ", discovery on UDP " + std::to_string(discovery_->port()) : std::string(),
         site_ ? ", the watch page from " + site_->root().string() : std::string());
+    // Said at start, not only at the first browser's request: an operator reads this line.
+    if (site_ && !std::filesystem::exists(site_->root() / "index.html"))
+        log(LogLevel::Warn, "no watch page at ", (site_->root() / "index.html").string(),
+            ": browsers get a 404 page saying it is not built (./xq build, or --web-root DIR)");
 }
 
 void Server::stop() {

@@ -80,8 +80,6 @@ HttpExchange::Next HttpExchange::take(std::string_view bytes, std::string& out) 
 
 std::string HttpExchange::leftover() { return std::exchange(impl_->buffer, {}); }
 
-bool HttpExchange::mid_request() const { return !impl_->buffer.empty() || impl_->parser->got_some(); }
-
 HttpExchange::Next HttpExchange::Impl::take(std::string_view bytes, std::string& out) {
     buffer.append(bytes);
     for (;;) {

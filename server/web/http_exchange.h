@@ -38,8 +38,6 @@ public:
     Next take(std::string_view bytes, std::string& out);
     // After Upgrade: the bytes that followed the upgrade request (the first WebSocket frames).
     std::string leftover();
-    // Holds the start of a request.
-    bool mid_request() const;
 
 private:
     struct Impl;

@@ -102,7 +102,7 @@ std::optional<WsReader::Error> WsReader::take(std::string_view bytes,
             break;
         }
         // Refused on the header alone: the body is never buffered.
-        if (!control && message_.size() + length > max_message_) {
+        if (!control && (length > max_message_ || message_.size() + length > max_message_)) {
             error = Error{WsClose::TooBig, "a message of more than " + std::to_string(max_message_) + " bytes"};
             break;
         }

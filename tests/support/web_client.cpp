@@ -70,11 +70,30 @@ Stream open(Base& base, bool tls) {
 
 }  // namespace
 
+std::string ws_client_frame(std::uint8_t first, std::string_view payload) {
+    std::string frame{static_cast<char>(first)};
+    if (payload.size() < 126) {
+        frame.push_back(static_cast<char>(0x80 | payload.size()));
+    } else if (payload.size() <= 0xFFFF) {
+        frame.push_back(static_cast<char>(0x80 | 126));
+        frame.push_back(static_cast<char>(payload.size() >> 8));
+        frame.push_back(static_cast<char>(payload.size()));
+    } else {
+        frame.push_back(static_cast<char>(0x80 | 127));
+        for (int i = 7; i >= 0; --i)
+            frame.push_back(static_cast<char>(static_cast<std::uint64_t>(payload.size()) >> (8 * i)));
+    }
+    const char key[4] = {0x37, static_cast<char>(0xfa), 0x21, 0x3d};
+    frame.append(key, 4);
+    for (std::size_t i = 0; i < payload.size(); ++i) frame.push_back(static_cast<char>(payload[i] ^ key[i % 4]));
+    return frame;
+}
+
 // ---- WebConnection ----
 
 struct WebConnection::Impl : Base {
     virtual ~Impl() = default;
-    virtual void write(std::string_view bytes) = 0;
+    virtual bool write(std::string_view bytes) = 0;
     virtual std::optional<HttpReply> read_reply(bool head) = 0;
     virtual bool closed_within(std::chrono::milliseconds limit) = 0;
 };
@@ -86,11 +105,13 @@ struct HttpLink final : WebConnection::Impl {
     std::optional<Stream> stream;
     beast::flat_buffer buffer;
 
-    void write(std::string_view bytes) override {
+    bool write(std::string_view bytes) override {
         bool done = false;
         asio::async_write(*stream, asio::buffer(bytes.data(), bytes.size()),
                           [&](const beast::error_code&, std::size_t) { done = true; });
-        if (!run_until(io, done, deadline())) abandon();
+        if (run_until(io, done, deadline())) return true;
+        abandon();
+        return false;
     }
     std::optional<HttpReply> read_reply(bool head) override {
         http::response_parser<http::string_body> parser;
@@ -153,7 +174,7 @@ WebConnection::WebConnection(std::uint16_t port, bool tls, std::chrono::millisec
     : impl_(tls ? make_http<Tls>(port, true, timeout) : make_http<Plain>(port, false, timeout)) {}
 WebConnection::~WebConnection() = default;
 
-void WebConnection::write(std::string_view bytes) { impl_->write(bytes); }
+bool WebConnection::write(std::string_view bytes) { return impl_->write(bytes); }
 std::optional<HttpReply> WebConnection::read_reply(bool head) { return impl_->read_reply(head); }
 bool WebConnection::closed_within(std::chrono::milliseconds limit) { return impl_->closed_within(limit); }
 

@@ -27,11 +27,17 @@ struct HttpReply {
     }
 };
 
+// A client's WebSocket frame as browsers send it (masked, FIN set unless `last` is false), for
+// tests that write frames by hand. `first` is the first byte: FIN, reserved bits and opcode.
+std::string ws_client_frame(std::uint8_t first, std::string_view payload);
+
 class WebConnection {
 public:
     WebConnection(std::uint16_t port, bool tls, std::chrono::milliseconds timeout = std::chrono::seconds(20));
     ~WebConnection();
-    void write(std::string_view bytes);  // false: the server closed the connection
+    // Writes everything (true), or the server closed the connection (true too: the error is
+    // the next read's); false when the bytes did not go out within the timeout.
+    bool write(std::string_view bytes);
     // The next whole response (after a HEAD request, `head`: no body follows); none when the
     // server closed the connection or nothing came within the timeout.
     std::optional<HttpReply> read_reply(bool head = false);

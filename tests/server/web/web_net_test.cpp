@@ -45,6 +45,7 @@ protected:
         fs::create_symlink("/etc", root / "assets" / "etc");
         config.web_root = root;
         config.session.frame_timeout = 2s;  // the slowloris bound, for HTTP as for frames
+        config.session.max_queue_bytes = 256 * 1024;  // a browser that never reads is dropped sooner
         if (tls()) {
             const auto files = tls::files_beside(config.db);
             EXPECT_TRUE(tls::make_self_signed(files, "test server"));
@@ -374,6 +375,41 @@ TEST_P(WebTest, OversizedAndTextFramesCloseTheSocket) {
     }
     // The server is unharmed.
     EXPECT_EQ(web().get("/")->status, 200);
+}
+
+TEST_P(WebTest, ABrowserThatNeverReadsIsDroppedAndTheGameGoesOn) {
+    auto red = framed("Red");
+    auto black = framed("Black");
+    const GameId id = as<Seated>(red->call(CreateGame{kBlitz, ColorChoice::Red, false})).game_id;
+    as<Seated>(black->call(JoinGame{id, ""}));
+    ASSERT_TRUE(red->wait_for<GameStarted>());
+    auto good = watcher("Reading watcher");
+    as<Snapshot>(good->call(WatchGame{id, ""}));
+    const std::size_t before = sessions();
+
+    // A socket upgraded by hand that watches the game, then asks for pongs and reads none of them.
+    auto stuck = web();
+    stuck.write("GET /ws HTTP/1.1\r\nHost: h\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+    ASSERT_EQ(stuck.read_reply()->status, 101);
+    stuck.write(test::ws_client_frame(0x82, encode(ClientMessage{1, Hello{"stuck", "Stuck", kProtocolVersion}})));
+    stuck.write(test::ws_client_frame(0x82, encode(ClientMessage{2, WatchGame{id, ""}})));
+    std::string pings;
+    for (int i = 0; i < 1000; ++i) pings += test::ws_client_frame(0x89, std::string(125, 'p'));
+    // Each round asks for 127 KiB of pongs: the server's queue (256 KiB here) fills once the
+    // kernel's buffers are full, and the session is reset rather than buffered without end.
+    bool dropped = false;
+    const auto end = std::chrono::steady_clock::now() + kPatience;
+    while (!dropped && std::chrono::steady_clock::now() < end) {
+        ASSERT_TRUE(stuck.write(pings));  // the server reads on while its output waits
+        dropped = sessions() < before + 1;
+    }
+    EXPECT_TRUE(dropped);
+    // The game and the other watcher are unaffected.
+    EXPECT_EQ(as<MoveMade>(red->call(MakeMove{id, "b2b4", 1, 0})).ply, 1u);
+    const auto seen = good->wait_for<MoveMade>();
+    ASSERT_TRUE(seen);
+    EXPECT_EQ(seen->move, "b2b4");
 }
 
 }  // namespace
