@@ -89,6 +89,14 @@ struct ArchivePage {
     std::int64_t total = 0;  // at most Store::kCountCap
     bool total_capped = false;  // there are more than kCountCap: `total` is a floor
     std::optional<ArchiveKey> next;  // the key of the page's last game, when more follow
+
+    // A page is read with one row more than `limit` asked for: that row only says more follow.
+    // Drops it and keeps where the next page begins.
+    void close(std::int64_t limit) {
+        if (static_cast<std::int64_t>(games.size()) <= limit) return;
+        games.pop_back();
+        next = ArchiveKey{games.back().ended_at_ms, games.back().id};
+    }
 };
 
 // What the server knows of a game when it starts. The resume tokens let a player who lost the

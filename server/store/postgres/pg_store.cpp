@@ -235,10 +235,7 @@ StoreResult<ArchivePage> PgStore::page_of(const std::string& count_sql, const st
             if (!summary) return std::unexpected(std::move(summary.error()));
             out.games.push_back(std::move(*summary));
         }
-        if (static_cast<std::int64_t>(out.games.size()) > limit) {
-            out.games.pop_back();
-            out.next = ArchiveKey{out.games.back().ended_at_ms, out.games.back().id};
-        }
+        out.close(limit);
         return out;
     }();
     if (!lost()) (void)run(page ? "COMMIT" : "ROLLBACK");

@@ -275,10 +275,7 @@ StoreResult<ArchivePage> SqliteStore::list_archived(std::int64_t offset, std::in
         if (!summary) return std::unexpected(std::move(summary.error()));
         page.games.push_back(std::move(*summary));
     }
-    if (static_cast<std::int64_t>(page.games.size()) > limit) {
-        page.games.pop_back();
-        page.next = ArchiveKey{page.games.back().ended_at_ms, page.games.back().id};
-    }
+    page.close(limit);
     return page;
 }
 

@@ -153,10 +153,7 @@ StoreResult<ArchivePage> SqliteStore::list_archived_of_account(std::int64_t offs
         if (!summary) return std::unexpected(std::move(summary.error()));
         out.games.push_back(std::move(*summary));
     }
-    if (static_cast<std::int64_t>(out.games.size()) > limit) {
-        out.games.pop_back();
-        out.next = ArchiveKey{out.games.back().ended_at_ms, out.games.back().id};
-    }
+    out.close(limit);
     return out;
 }
 
