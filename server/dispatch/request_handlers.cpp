@@ -112,21 +112,6 @@ void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
         body);
 }
 
-// What a watch-only session may ask: reading requests, and a person's Hello.
-bool Dispatcher::watcher_may(const proto::ClientBody& body) {
-    if (const auto* hello = std::get_if<proto::Hello>(&body)) return hello->computer_level == 0;
-    return std::visit(
-        [](const auto& m) {
-            using T = std::decay_t<decltype(m)>;
-            return std::is_same_v<T, proto::Ping> || std::is_same_v<T, proto::Pong> ||
-                   std::is_same_v<T, proto::ListGames> || std::is_same_v<T, proto::WatchGame> ||
-                   std::is_same_v<T, proto::Leave> || std::is_same_v<T, proto::Mute> ||
-                   std::is_same_v<T, proto::ListArchive> || std::is_same_v<T, proto::GetArchived> ||
-                   std::is_same_v<T, proto::GetProfile> || std::is_same_v<T, proto::GetLeaderboard>;
-        },
-        body);
-}
-
 void Dispatcher::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {
     // A session's name is fixed by its first Hello: a second one would rename a player in the
     // middle of its games and chat (or turn a person into "the computer").
