@@ -49,6 +49,7 @@ protected:
 
     // Red creates a game by clicking through its lobby; the game's id, as the server lists it.
     proto::GameId create_by_clicks(ClientWindow& red, const std::string& host) {
+        EXPECT_TRUE(wait_for_lobby(red)) << host << "'s window never showed the lobby";
         red.click(kColourRed);
         red.click(kCreateGame);
         for (int i = 0; i < 50; ++i) {
@@ -67,6 +68,7 @@ protected:
     // build) may not have drawn the list yet when the first click lands; a click on an empty row
     // does nothing, so click again until the game starts.
     std::optional<proto::Snapshot> join_by_clicks(ClientWindow& black, proto::GameId id) {
+        EXPECT_TRUE(wait_for_lobby(black)) << "the joining window never showed the lobby";
         std::this_thread::sleep_for(1s);  // the lobby has listed the game
         for (int click = 0; click < 10; ++click) {
             black.click(kFirstOpenJoin);
@@ -165,6 +167,7 @@ TEST_F(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
     // Red creates a 3+2 game by clicking through the lobby: a preset of the time-control picker
     // (Custom looked at on the way, then left).
     ClientWindow alice("alice", port(), dir_ / "alice");
+    ASSERT_TRUE(wait_for_lobby(alice));
     alice.screenshot("lobby");
     alice.click(kCustom);
     alice.screenshot("lobby-picker-custom");
@@ -183,6 +186,7 @@ TEST_F(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
     ASSERT_TRUE(snapshot) << "bob's click did not start the game";
     EXPECT_EQ(snapshot->black.name, "bob");
     ClientWindow carol("carol", port(), dir_ / "carol");
+    ASSERT_TRUE(wait_for_lobby(carol));
     std::this_thread::sleep_for(1s);
     carol.click(kFirstLiveWatch);
 
@@ -221,6 +225,7 @@ TEST_F(ClientEndToEnd, TwoWindowsPlayToCheckmateWhileAThirdWatches) {
 
     // A fourth client's Archive tab: the game with its date, filtered by a name in capitals.
     ClientWindow dora("dora", port(), dir_ / "dora");
+    ASSERT_TRUE(wait_for_lobby(dora));
     dora.click(kArchiveTab);
     dora.click(kArchivePlayerField);
     dora.type("ALICE");

@@ -35,15 +35,6 @@ protected:
         std::error_code ignored;
         if (!std::getenv("XQ_KEEP")) fs::remove_all(dir_, ignored);
     }
-    // The colour X shows at (x, y) as 0xRRGGBB, polled until it is `want` (the window draws late).
-    bool pixel_becomes(int x, int y, unsigned long want, std::chrono::seconds limit = 10s) {
-        const auto end = std::chrono::steady_clock::now() + limit;
-        while (std::chrono::steady_clock::now() < end) {
-            if (screen_pixel(x, y) == want) return true;
-            std::this_thread::sleep_for(100ms);
-        }
-        return false;
-    }
     fs::path dir_;
     std::optional<LocalServer> server_;
     std::string server_key_;

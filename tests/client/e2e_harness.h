@@ -224,6 +224,30 @@ const Point kArchiveTab = center(lobby_layout(kWidth, kHeight).tabs()[1]);
 const Point kArchivePlayerField{lobby_layout(kWidth, kHeight).lists.x + lobby_layout(kWidth, kHeight).lists.w - 300 + 95,
                                 lobby_layout(kWidth, kHeight).lists.y + 44 - 4 + 15};
 
+// The colour X shows at (x, y) as 0xRRGGBB, polled until it is `want` (the window draws late).
+inline bool pixel_becomes(int x, int y, unsigned long want, std::chrono::seconds limit = 10s) {
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end) {
+        if (screen_pixel(x, y) == want) return true;
+        std::this_thread::sleep_for(100ms);
+    }
+    return false;
+}
+
+// Waits until `window` shows the lobby: a client started with --connect shows the start screen
+// ("Connecting…") first, and a click meant for the lobby that lands there is lost (a sanitized
+// client on a loaded machine took over half a second). The Create button's accent is the sign.
+inline bool wait_for_lobby(ClientWindow& window, std::chrono::seconds limit = 20s) {
+    constexpr unsigned long kAccent = 0xD6A03C;  // client/view/ui.h color::kAccent (214, 160, 60)
+    const auto end = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < end) {
+        run("xdotool windowraise " + window.window());  // windows of a test overlap at 0,0
+        if (pixel_becomes(static_cast<int>(kForms.create.x) + 3, static_cast<int>(kForms.create.y) + 3, kAccent, 1s))
+            return true;
+    }
+    return false;
+}
+
 // The first T that `accept` takes within `limit`.
 template <class T, class Accept>
 std::optional<T> wait_for_body(test::TestClient& c, Accept accept, std::chrono::seconds limit = 10s) {
