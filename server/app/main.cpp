@@ -6,12 +6,15 @@
 #include <functional>
 #include <iostream>
 #include <malloc.h>
+#include <random>
 #include <sqlite3.h>
 #include <sys/random.h>
 #include <unistd.h>
 
 #include "server/accounts/secret.h"
 #include "server/app/bot_keeper.h"
+#include "server/cluster/lease.h"
+#include "server/cluster/redis_address.h"
 #include "server/log/log.h"
 #include "server/net/server.h"
 #include "server/store/store_location.h"
@@ -47,6 +50,16 @@ void tune_allocators() {
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
 
+// "node-" and 12 hex digits: unique enough among a cluster's nodes, and readable in logs.
+std::string random_node_id() {
+    std::random_device device;
+    const std::uint64_t value = (std::uint64_t{device()} << 32) | device();
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string id = "node-";
+    for (int shift = 44; shift >= 0; shift -= 4) id += kHex[(value >> shift) & 15];
+    return id;
+}
+
 // The command line as typed; server_config and bot_setup check it.
 struct CommandLine {
     bool help = false;
@@ -54,6 +67,7 @@ struct CommandLine {
     std::string listen = "0.0.0.0:7777", db, level = "info", name = "xiangqi";
     std::string tls_cert, tls_key;
     std::string postgres;  // a libpq connection string: the PostgreSQL store instead of --db
+    std::string redis, node_id;  // a cluster node (server/node)
     bool plain = false;
     int discovery_port = xq::proto::kDiscoveryPort;
     std::size_t per_address = 64;
@@ -81,6 +95,10 @@ po::options_description describe(CommandLine& line) {
         "postgres", po::value(&line.postgres),
         "keep everything in PostgreSQL instead of a SQLite file: a libpq connection string "
         "(\"host=/run/pg dbname=xq\" or postgresql://...); not with --db")(
+        "redis", po::value(&line.redis),
+        "join a cluster of nodes through this Redis (HOST:PORT or unix:/PATH); needs --postgres (docs/cluster.md)")(
+        "node-id", po::value(&line.node_id),
+        "this node's id in the cluster, 1-64 of A-Z a-z 0-9 _ - (default: a random one)")(
         "log-level", po::value(&line.level)->default_value(line.level),
         "debug, info, warn, error or off")(
         "name", po::value(&line.name)->default_value(line.name),
@@ -151,6 +169,20 @@ std::expected<ServerConfig, std::string> server_config(const CommandLine& line) 
     if (!line.postgres.empty() && !line.db.empty())
         return std::unexpected("--db and --postgres choose the store: give one of them, not both");
     config.postgres = line.postgres;
+    if (!line.redis.empty()) {
+        if (line.postgres.empty())
+            return std::unexpected("--redis needs --postgres: the nodes of a cluster keep their games in one database");
+        const auto address = xq::cluster::parse_redis_address(line.redis);
+        if (!address) return std::unexpected("--redis: " + address.error());
+        xq::server::node::NodeOptions node;
+        node.redis = *address;
+        node.id = line.node_id.empty() ? random_node_id() : line.node_id;
+        if (!xq::cluster::valid_node_id(node.id))
+            return std::unexpected("--node-id must be 1-64 of A-Z a-z 0-9 _ -, got '" + line.node_id + "'");
+        config.cluster = node;
+    } else if (!line.node_id.empty()) {
+        return std::unexpected("--node-id goes with --redis");
+    }
     // With --postgres the default path still says where a self-signed certificate is kept.
     if (line.db.empty()) {
         const auto path = default_db_path();

@@ -27,6 +27,7 @@
 #include "server/dispatch/join_code_guard.h"
 #include "server/dispatch/rate_limit.h"
 #include "server/dispatch/rating_book.h"
+#include "server/dispatch/router.h"
 #include "server/store/store.h"
 
 namespace xq::server {
@@ -110,6 +111,13 @@ public:
     // Finished rooms stay a minute for those who watched the end, then live on only in the archive.
     void sweep_finished_rooms();
 
+    // This server as one node of a cluster (router.h); null (the default): every game is local.
+    void set_router(Router* router) { router_ = router; }
+    // A request another node forwarded for one of its sessions, which `remote` stands for here
+    // (its output goes back to that node; its close comes as on_closed). `who` is the client as
+    // that node knows it; that node has applied the rate limits. Never forwarded again.
+    void on_forwarded(const std::shared_ptr<Peer>& remote, const proto::NodeIdentity& who, std::string_view frame);
+
     // Every peer that has sent a frame and is not closed yet.
     std::vector<std::shared_ptr<Peer>> peers() const;
     const Lobby& lobby() const { return lobby_; }
@@ -125,6 +133,7 @@ private:
         // Chat channels it has muted, per room: bit 0 the players', bit 1 the spectators'.
         std::map<RoomId, unsigned> muted;
         RateLimiter rate;
+        bool remote = false;             // another node's session (on_forwarded)
         std::string hello_name;          // the name its Hello gave (cleaned): its name as a guest
         std::string account;             // the account's key once logged in; "" for a guest
         std::string session_token_hash;  // the login session Logout revokes
@@ -148,6 +157,9 @@ private:
     using Members = std::map<ParticipantId, Role>;
 
     void dispatch(Client& client, const proto::ClientMessage& message);
+    // Sends `message` to the node that owns its game when another node does (remote_requests.cpp).
+    bool forwarded(Client& client, const proto::ClientMessage& message);
+    static proto::NodeIdentity identity(const Client& client);
     bool hosts_waiting_game(const Client& client) const { return waiting_room(client).has_value(); }
     // The game `client` hosts that waits for an opponent, if any.
     std::optional<RoomId> waiting_room(const Client& client) const;
@@ -275,6 +287,7 @@ private:
     // Completions of password work check this: the dispatcher may be gone when one is run.
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     RatingBook ratings_{store_};
+    Router* router_ = nullptr;
 };
 
 }  // namespace xq::server

@@ -69,7 +69,11 @@ void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
     const std::uint64_t rid = message.request_id;
     const auto& body = message.body;
     // Not a request: never answered, so any request id will do (round_trips.cpp).
-    if (const auto* pong = std::get_if<proto::Pong>(&body)) return on_pong(c, *pong);
+    if (const auto* pong = std::get_if<proto::Pong>(&body)) {
+        if (router_ && !c.remote && !answers_ping(c, body))
+            return router_->forward_pong(c.peer, identity(c), proto::encode(message));
+        return on_pong(c, *pong);
+    }
     // Its reply would carry 0 like a pushed event: a retried move's acknowledgement would read as
     // that event arriving twice.
     if (rid == 0)
@@ -88,6 +92,7 @@ void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
     // which proved themselves with its key, excepted).
     if (config_.accounts == proto::AccountsMode::Required && c.account.empty() && c.computer_level == 0)
         return send(c, wire::error(rid, PE::AccountRequired, "this server requires an account: register or log in"));
+    if (forwarded(c, message)) return;
     std::visit(
         [&](const auto& m) {
             using T = std::decay_t<decltype(m)>;
@@ -153,6 +158,7 @@ void Dispatcher::on_list(Client& c, std::uint64_t rid) {
         if (list.open.size() < kListedGames) list.open.push_back(wire::summary(g));
     for (const auto& g : lobby_.live_games(who))
         if (list.live.size() < kListedGames) list.live.push_back(wire::summary(g));
+    if (router_) router_->add_remote_games(list, kListedGames);
     send(c, {rid, std::move(list)});
 }
 

@@ -60,6 +60,10 @@ Server::Server(asio::io_context& io, ServerConfig config)
       site_(config_.web_root ? std::make_unique<web::Site>(*config_.web_root) : nullptr),
       listener_(io, config_.listen, config_.connections, config_.session, *this, config_.tls, site_.get()) {
     dispatcher_.recover();
+    if (config_.cluster)
+        // A node that lost its lease may find its games taken over: it stops, and its clients
+        // reconnect to another node.
+        node_ = std::make_unique<node::ClusterNode>(io.get_executor(), dispatcher_, *config_.cluster, [this] { stop(); });
     if (config_.discovery) {
         discovery_.emplace(io, udp::endpoint(config_.listen.address(), *config_.discovery), [this] {
             return proto::DiscoveryReply{config_.name, listener_.port(),
@@ -71,12 +75,14 @@ Server::Server(asio::io_context& io, ServerConfig config)
 }
 
 Server::~Server() {
+    node_.reset();
     passwords_.reset();  // joins the workers; their posted completions check the dispatcher is alive
     dispatcher_.release();
 }
 
 void Server::start() {
     listener_.start();
+    if (node_) node_->start();
     if (discovery_) discovery_->start();
     arm_sweep();
     dispatcher_.arm_clocks();  // restored games' clocks
@@ -98,6 +104,7 @@ void Server::stop() {
     sweep_timer_.cancel();
     for (auto& peer : dispatcher_.peers()) peer->close(CloseReason::ByServer);
     dispatcher_.release();  // what finished reaches the archive
+    if (node_) node_->stop();
 }
 
 std::optional<std::uint16_t> Server::discovery_port() const {
@@ -117,6 +124,7 @@ void Server::on_closed(const std::shared_ptr<Session>& session, CloseReason reas
     listener_.released(*session);
     log(LogLevel::Debug, "session ", session->id(), " closed: ", to_string(reason));
     dispatcher_.on_closed(*session);
+    if (node_) node_->session_closed(*session);
 }
 
 void Server::post_release() {

@@ -20,6 +20,7 @@
 #include "server/net/listener.h"
 #include "server/rooms/lobby.h"
 #include "server/dispatch/rate_limit.h"
+#include "server/node/cluster_node.h"
 #include "server/store/store.h"
 #include "server/web/site.h"
 
@@ -67,6 +68,9 @@ struct ServerConfig {
     // The built watch page (server/web/site.h), served on the game port with its WebSocket; none:
     // the port speaks frames only.
     std::optional<std::filesystem::path> web_root;
+    // This server as one node of a cluster (server/node, docs/cluster.md): its Redis and node id;
+    // none: one process, every game local.
+    std::optional<node::NodeOptions> cluster;
 };
 
 // The network side of the server: the listener and its sessions (which only move bytes), LAN
@@ -84,6 +88,8 @@ public:
     std::uint16_t port() const { return listener_.port(); }
     std::optional<std::uint16_t> discovery_port() const;
     const Lobby& lobby() const { return dispatcher_.lobby(); }
+    // This server's cluster node; null when it runs alone.
+    const node::ClusterNode* cluster_node() const { return node_.get(); }
     // Open connections (sessions not yet closed and released). On the server's thread only.
     std::size_t connections() const { return listener_.connections(); }
 
@@ -111,6 +117,7 @@ private:
     std::unique_ptr<web::Site> site_;  // before the listener, whose sessions read it
     Listener listener_;
     std::optional<DiscoveryResponder> discovery_;
+    std::unique_ptr<node::ClusterNode> node_;  // stopped before the dispatcher goes
 };
 
 }  // namespace xq::server

@@ -245,6 +245,17 @@ std::vector<GameListing> Lobby::live_games(ParticipantId viewer) const {
     return list;
 }
 
+std::vector<std::pair<GameListing, bool>> Lobby::every_game() const {
+    std::vector<std::pair<GameListing, bool>> list;
+    list.reserve(rooms_.size());
+    for (const auto& [id, e] : rooms_) {
+        const Status status = e.room->status();
+        const bool listed = !e.join_code && (status == Status::Playing || (status == Status::Waiting && !host_away(*e.room)));
+        list.emplace_back(listing(e), listed);
+    }
+    return list;
+}
+
 std::vector<std::pair<RoomId, Color>> Lobby::seats_of_account(std::string_view account) const {
     std::vector<std::pair<RoomId, Color>> seats;
     if (account.empty()) return seats;

@@ -143,6 +143,9 @@ public:
     // games are listed only to their own players.
     std::vector<GameListing> open_games(ParticipantId viewer) const;
     std::vector<GameListing> live_games(ParticipantId viewer) const;
+    // Every room, private and ended ones too, each with whether a stranger's lobby lists it: what
+    // a cluster node publishes, so that other nodes list its games and find their owner.
+    std::vector<std::pair<GameListing, bool>> every_game() const;
 
     Room* find(const RoomId& id);
     const Room* find(const RoomId& id) const;

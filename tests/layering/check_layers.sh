@@ -25,8 +25,8 @@ declare -A allowed=(
   [server/log]="server/log"
   [server/ratings]="server/ratings"
   [server/dispatch]="$dispatch"
-  [server/net]="server/net server/web tls $dispatch"
-  [server/app]="server/app server/net server/web tls $dispatch"
+  [server/net]="server/net server/web server/node server/cluster tls $dispatch"
+  [server/app]="server/app server/net server/web server/node server/cluster tls $dispatch"
   [client/net]="client/net tls proto common"
   [client/mirror]="client/mirror proto common"
   [client/model]="client/model common"
@@ -39,6 +39,7 @@ declare -A allowed=(
   [bot]="bot client/net client/mirror engine proto common tls"
   [server/cluster]="server/cluster server/log proto common"
   [server/web]="server/web server/log"
+  [server/node]="server/node server/cluster $dispatch"
 )
 
 bad=0 checked=0

@@ -1,0 +1,62 @@
+// A cluster's requests between nodes (router.h): which requests go to a game's owner, what this
+// node forwards, and the forwarded requests it serves as the owner.
+#include "server/dispatch/dispatcher.h"
+#include "server/dispatch/wire.h"
+
+namespace xq::server {
+
+std::optional<std::uint64_t> routed_game(const proto::ClientBody& body) {
+    return std::visit(
+        [](const auto& m) -> std::optional<std::uint64_t> {
+            using T = std::decay_t<decltype(m)>;
+            // GetArchived is not routed: the archive is the shared database's, read by any node.
+            if constexpr (std::is_same_v<T, proto::JoinGame> || std::is_same_v<T, proto::Leave> ||
+                          std::is_same_v<T, proto::WatchGame> || std::is_same_v<T, proto::MakeMove> ||
+                          std::is_same_v<T, proto::Resign> || std::is_same_v<T, proto::MakeOffer> ||
+                          std::is_same_v<T, proto::AnswerOffer> || std::is_same_v<T, proto::Abort> ||
+                          std::is_same_v<T, proto::SendChat> || std::is_same_v<T, proto::Resume> ||
+                          std::is_same_v<T, proto::Claim> || std::is_same_v<T, proto::Mute>)
+                return m.game_id;
+            else
+                return std::nullopt;
+        },
+        body);
+}
+
+proto::NodeIdentity Dispatcher::identity(const Client& c) {
+    return {c.name, c.account, c.peer->address_group(), c.peer->watch_only(), c.computer_level};
+}
+
+bool Dispatcher::forwarded(Client& c, const proto::ClientMessage& message) {
+    // A forwarded request is served here or refused here: a game that moved on meanwhile must not
+    // send it round the nodes.
+    if (!router_ || c.remote) return false;
+    const auto game = routed_game(message.body);
+    if (!game) return false;
+    const auto owner = router_->remote_owner(*game);
+    if (!owner) return false;
+    router_->forward(*owner, c.peer, identity(c), proto::encode(message));
+    return true;
+}
+
+void Dispatcher::on_forwarded(const std::shared_ptr<Peer>& remote, const proto::NodeIdentity& who, std::string_view frame) {
+    auto [it, fresh] = clients_.try_emplace(remote->id());
+    Client& c = it->second;
+    if (fresh) {
+        c.peer = remote;
+        c.remote = true;
+        groups_[remote->address_group()].members.insert(remote->id());
+    }
+    // The origin node said Hello for it, and may have logged it in since its last request.
+    c.greeted = true;
+    c.name = who.name;
+    c.hello_name = who.name;
+    c.account = who.account;
+    c.computer_level = who.computer_level;
+    auto message = proto::decode_client(frame);
+    if (!message)
+        return send(c, wire::error(message.error().request_id, proto::ErrorCode::BadRequest, message.error().message));
+    dispatch(c, *message);
+}
+
+}  // namespace xq::server

@@ -1,0 +1,259 @@
+#include "server/node/cluster_node.h"
+
+#include <random>
+
+#include "server/dispatch/wire.h"
+#include "server/log/log.h"
+
+namespace xq::server::node {
+
+namespace {
+
+// A lobby entry's summary as we publish it: whether a stranger's lobby lists the game, then the
+// encoded GameSummary. Unlisted games (private, ended) are published too, for routing.
+constexpr char kListed = 'L', kUnlisted = 'U';
+
+std::string random_token() {
+    std::random_device device;
+    const std::uint64_t value = (std::uint64_t{device()} << 32) | device();
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string token;
+    for (int shift = 60; shift >= 0; shift -= 4) token += kHex[(value >> shift) & 15];
+    return token;
+}
+
+}  // namespace
+
+ClusterNode::ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher, NodeOptions options, std::function<void()> lost)
+    : dispatcher_(dispatcher),
+      options_(std::move(options)),
+      lost_(std::move(lost)),
+      publish_timer_(executor),
+      check_timer_(executor) {
+    redis_ = cluster::RedisClient::create(executor, options_.redis);
+    leases_ = std::make_shared<cluster::Leases>(redis_);
+    std::weak_ptr<bool> alive = alive_;
+    keeper_ = cluster::LeaseKeeper::create(
+        executor, leases_, options_.id, random_token(), options_.lease,
+        [this, alive] {
+            if (alive.lock()) log(LogLevel::Info, "cluster: node ", options_.id, " holds its lease");
+        },
+        [this, alive](const std::string& why) {
+            if (!alive.lock() || stopped_) return;
+            log(LogLevel::Error, "cluster: node ", options_.id, " lost its lease (", why, "); stopping");
+            if (lost_) lost_();
+        });
+    cluster::BusHandlers handlers;
+    handlers.on_node_message = [this, alive](std::string_view from, std::string_view payload) {
+        if (alive.lock()) on_node_message(from, payload);
+    };
+    handlers.on_gap = [this, alive](std::optional<std::uint64_t> game, cluster::GapReason reason) {
+        if (alive.lock()) on_gap(game, reason);
+    };
+    bus_ = cluster::Bus::create(executor, redis_, options_.id, std::move(handlers));
+    replica_ = cluster::LobbyReplica::create(executor, redis_, options_.id);
+}
+
+ClusterNode::~ClusterNode() {
+    *alive_ = false;
+    stop();
+}
+
+void ClusterNode::start() {
+    dispatcher_.set_router(this);
+    redis_->start();
+    keeper_->start();
+    bus_->start();
+    replica_->start();
+    arm(publish_timer_, options_.publish_every, &ClusterNode::publish_lobby);
+    arm(check_timer_, options_.check_nodes_every, &ClusterNode::check_nodes);
+}
+
+void ClusterNode::stop() {
+    if (stopped_) return;
+    stopped_ = true;
+    dispatcher_.set_router(nullptr);
+    publish_timer_.cancel();
+    check_timer_.cancel();
+    replica_->stop();
+    bus_->stop();
+    keeper_->stop(true);
+    redis_->stop();
+}
+
+void ClusterNode::arm(asio::steady_timer& timer, std::chrono::milliseconds every, void (ClusterNode::*tick)()) {
+    timer.expires_after(every);
+    timer.async_wait([this, alive = std::weak_ptr<bool>(alive_), &timer, every, tick](boost::system::error_code ec) {
+        if (ec || !alive.lock() || stopped_) return;
+        (this->*tick)();
+        arm(timer, every, tick);
+    });
+}
+
+void ClusterNode::send(const std::string& node, const proto::NodeMessage& message) {
+    bus_->send_to_node(node, proto::encode(message));
+}
+
+std::optional<std::string> ClusterNode::remote_owner(std::uint64_t game) {
+    auto owner = replica_->owner(game);
+    if (!owner || *owner == options_.id) return std::nullopt;
+    return owner;
+}
+
+void ClusterNode::forward(const std::string& node, const std::shared_ptr<Peer>& peer, const proto::NodeIdentity& who,
+                          std::string_view frame) {
+    auto& entry = forwarded_[peer->id()];
+    entry.peer = peer;
+    entry.nodes.insert(node);
+    ++stats_.forwarded;
+    send(node, {peer->id(), proto::NodeForward{who, std::string(frame)}});
+}
+
+void ClusterNode::forward_pong(const std::shared_ptr<Peer>& peer, const proto::NodeIdentity& who, std::string_view frame) {
+    const auto it = forwarded_.find(peer->id());
+    if (it == forwarded_.end()) return;  // nobody else pinged it: a stray Pong, ignored as on one node
+    for (const std::string& node : it->second.nodes) send(node, {peer->id(), proto::NodeForward{who, std::string(frame)}});
+}
+
+void ClusterNode::add_remote_games(proto::GameList& list, std::size_t limit) {
+    for (const auto& [game, entry] : replica_->entries()) {
+        if (entry.owner == options_.id || entry.summary.empty() || entry.summary[0] != kListed) continue;
+        const auto summary = proto::decode_summary(std::string_view(entry.summary).substr(1));
+        if (!summary) continue;
+        auto& into = summary->status == proto::GameStatus::Waiting ? list.open : list.live;
+        if (summary->status != proto::GameStatus::Waiting && summary->status != proto::GameStatus::Playing) continue;
+        if (into.size() < limit) into.push_back(*summary);
+    }
+}
+
+void ClusterNode::session_closed(const Peer& peer) {
+    const auto it = forwarded_.find(peer.id());
+    if (it == forwarded_.end()) return;
+    for (const std::string& node : it->second.nodes) send(node, {peer.id(), proto::NodeSessionClosed{}});
+    forwarded_.erase(it);
+}
+
+void ClusterNode::on_node_message(std::string_view from_view, std::string_view payload) {
+    auto message = proto::decode_node(payload);
+    if (!message) {
+        ++stats_.malformed;
+        return log(LogLevel::Warn, "cluster: a message from ", from_view, " does not decode: ", message.error().message);
+    }
+    const std::string from(from_view);
+    std::visit(
+        [&](const auto& body) {
+            using T = std::decay_t<decltype(body)>;
+            if constexpr (std::is_same_v<T, proto::NodeForward>) {
+                serve(from, message->session, body);
+            } else if constexpr (std::is_same_v<T, proto::NodeSessionClosed>) {
+                remote_closed({from, message->session});
+            } else {
+                // For one of our sessions, from the owner of a game it forwarded to.
+                const auto it = forwarded_.find(message->session);
+                const auto peer = it == forwarded_.end() ? nullptr : it->second.peer.lock();
+                if (!peer || !peer->open()) return;
+                if constexpr (std::is_same_v<T, proto::NodeDeliver>) {
+                    ++stats_.relayed;
+                    peer->deliver(body.payload);
+                } else {
+                    peer->close(CloseReason::ByServer, body.flush);
+                }
+            }
+        },
+        message->body);
+}
+
+void ClusterNode::serve(const std::string& from, std::uint64_t session, const proto::NodeForward& forward) {
+    const RemoteKey key{from, session};
+    auto it = remote_.find(key);
+    if (it == remote_.end()) {
+        auto peer = std::make_shared<RemotePeer>(
+            next_remote_id_++, from, session, forward.identity.address_group, forward.identity.watch_only,
+            [this](const std::string& node, const proto::NodeMessage& m) { send(node, m); });
+        it = remote_.emplace(key, std::move(peer)).first;
+    }
+    if (!it->second->open()) return;  // closed by us; its node will say it is gone
+    ++stats_.served;
+    dispatcher_.on_forwarded(it->second, forward.identity, forward.frame);
+}
+
+void ClusterNode::remote_closed(const RemoteKey& key) {
+    const auto it = remote_.find(key);
+    if (it == remote_.end()) return;
+    const auto peer = it->second;
+    remote_.erase(it);
+    peer->gone();
+    dispatcher_.on_closed(*peer);
+}
+
+// Redis pub/sub lost messages (a reconnection, a dropped publish): requests, answers or events of
+// the sessions between us and other nodes may be missing. Those sessions are closed, on both
+// sides, and their clients reconnect and resume, which brings every state back complete.
+void ClusterNode::on_gap(std::optional<std::uint64_t> game, cluster::GapReason reason) {
+    if (game) return;  // game channels are not used yet: events go to each node's channel
+    log(LogLevel::Warn, "cluster: messages between nodes may be lost (", cluster::to_string(reason),
+        "); closing the sessions that span nodes");
+    for (auto& [id, entry] : forwarded_)
+        if (const auto peer = entry.peer.lock()) peer->close(CloseReason::ByServer, true);
+    std::vector<RemoteKey> keys;
+    for (const auto& [key, peer] : remote_) keys.push_back(key);
+    for (const RemoteKey& key : keys) {
+        if (auto it = remote_.find(key); it != remote_.end()) it->second->close(CloseReason::ByServer, true);
+        remote_closed(key);
+    }
+}
+
+void ClusterNode::publish_lobby() {
+    std::unordered_map<std::uint64_t, std::string> now;
+    for (const auto& [listing, listed] : dispatcher_.lobby().every_game()) {
+        std::string bytes(1, listed ? kListed : kUnlisted);
+        bytes += proto::encode(wire::summary(listing));
+        now.emplace(wire::game_id(listing.id), std::move(bytes));
+    }
+    for (auto& [game, bytes] : now) {
+        auto it = published_.find(game);
+        if (it != published_.end() && it->second == bytes) continue;
+        if (replica_->put(game, bytes)) published_[game] = std::move(bytes);
+    }
+    for (auto it = published_.begin(); it != published_.end();) {
+        if (now.contains(it->first)) {
+            ++it;
+        } else {
+            replica_->remove(it->first);
+            it = published_.erase(it);
+        }
+    }
+}
+
+// Every node we share sessions with, asked whether it still holds its lease.
+void ClusterNode::check_nodes() {
+    std::set<std::string> nodes;
+    for (const auto& [key, peer] : remote_) nodes.insert(key.first);
+    for (const auto& [id, entry] : forwarded_) nodes.insert(entry.nodes.begin(), entry.nodes.end());
+    for (const std::string& node : nodes) {
+        if (!checking_.insert(node).second) continue;
+        leases_->holder(cluster::node_lease_key(node),
+                        [this, alive = std::weak_ptr<bool>(alive_), node](std::expected<std::optional<cluster::LeaseHolder>, cluster::RedisError> r) {
+                            if (!alive.lock() || stopped_) return;
+                            checking_.erase(node);
+                            if (r && !r->has_value()) node_died(node);  // an error proves nothing
+                        });
+    }
+}
+
+// A node without a lease is dead (or paused past its TTL, and it stops itself when it wakes): its
+// sessions' seats here go away, and our sessions' requests to it would be lost, so those sessions
+// are closed and their clients reconnect (their games move to a surviving owner).
+void ClusterNode::node_died(const std::string& node) {
+    ++stats_.dead_nodes;
+    log(LogLevel::Warn, "cluster: node ", node, " holds no lease: taken for dead");
+    std::vector<RemoteKey> keys;
+    for (const auto& [key, peer] : remote_)
+        if (key.first == node) keys.push_back(key);
+    for (const RemoteKey& key : keys) remote_closed(key);
+    for (auto& [id, entry] : forwarded_)
+        if (entry.nodes.erase(node))
+            if (const auto peer = entry.peer.lock()) peer->close(CloseReason::ByServer, true);
+}
+
+}  // namespace xq::server::node

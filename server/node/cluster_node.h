@@ -1,0 +1,114 @@
+#pragma once
+// This server as one node of a cluster (docs/cluster.md): its lease in Redis, the bus to the other
+// nodes, and the lobby they share. As the dispatcher's Router it forwards each request about a
+// game another node owns to that node, and serves the requests other nodes forward for our games
+// through RemotePeers, so that a connection stays on the node it reached and its game's owner
+// stays the one writer of that game.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <unordered_map>
+
+#include "server/cluster/asio.h"
+#include "server/cluster/bus.h"
+#include "server/cluster/lease.h"
+#include "server/cluster/lease_keeper.h"
+#include "server/cluster/lobby_replica.h"
+#include "server/cluster/redis_address.h"
+#include "server/dispatch/dispatcher.h"
+#include "server/dispatch/router.h"
+#include "server/node/remote_peer.h"
+
+namespace xq::server::node {
+
+namespace asio = cluster::asio;
+
+struct NodeOptions {
+    cluster::RedisAddress redis;
+    std::string id;  // cluster::valid_node_id
+    // How often our lobby entries are compared with what we published, and other nodes' leases
+    // checked (a node whose lease is gone is dead: its sessions' seats here go away).
+    std::chrono::milliseconds publish_every{200};
+    std::chrono::milliseconds check_nodes_every{1000};
+    cluster::LeaseKeeperOptions lease;
+};
+
+struct NodeStats {
+    std::uint64_t forwarded = 0;      // requests sent to an owner
+    std::uint64_t served = 0;         // requests served for other nodes
+    std::uint64_t relayed = 0;        // payloads from owners delivered to our sessions
+    std::uint64_t malformed = 0;      // node messages that did not decode
+    std::uint64_t dead_nodes = 0;     // nodes found without a lease
+};
+
+class ClusterNode final : public Router {
+public:
+    // `lost` is called once if our lease is lost (a long pause, Redis unreachable past the TTL):
+    // the server then stops, so its clients go to another node.
+    ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher, NodeOptions options, std::function<void()> lost);
+    ~ClusterNode() override;
+    ClusterNode(const ClusterNode&) = delete;
+    ClusterNode& operator=(const ClusterNode&) = delete;
+
+    void start();
+    // Releases the lease (a successor need not wait for it to expire) and closes the connections.
+    void stop();
+    // A local session closed: the owners it forwarded to hear it (its seats there go away).
+    void session_closed(const Peer& peer);
+
+    // Router.
+    std::optional<std::string> remote_owner(std::uint64_t game) override;
+    void forward(const std::string& node, const std::shared_ptr<Peer>& peer, const proto::NodeIdentity& who,
+                 std::string_view frame) override;
+    void forward_pong(const std::shared_ptr<Peer>& peer, const proto::NodeIdentity& who, std::string_view frame) override;
+    void add_remote_games(proto::GameList& list, std::size_t limit) override;
+
+    const std::string& id() const { return options_.id; }
+    const NodeStats& stats() const { return stats_; }
+    bool holds_lease() const { return keeper_ && keeper_->held(); }
+    const cluster::LobbyReplica& lobby() const { return *replica_; }
+
+private:
+    // A local session that forwarded requests, and the nodes it forwarded to.
+    struct Forwarded {
+        std::weak_ptr<Peer> peer;
+        std::set<std::string> nodes;
+    };
+    using RemoteKey = std::pair<std::string, std::uint64_t>;  // its node, its session there
+
+    void send(const std::string& node, const proto::NodeMessage& message);
+    void on_node_message(std::string_view from, std::string_view payload);
+    void on_gap(std::optional<std::uint64_t> game, cluster::GapReason reason);
+    void serve(const std::string& from, std::uint64_t session, const proto::NodeForward& forward);
+    void remote_closed(const RemoteKey& key);
+    void publish_lobby();
+    void check_nodes();
+    void node_died(const std::string& node);
+    void arm(asio::steady_timer& timer, std::chrono::milliseconds every, void (ClusterNode::*tick)());
+
+    Dispatcher& dispatcher_;
+    NodeOptions options_;
+    std::function<void()> lost_;
+    std::shared_ptr<cluster::RedisClient> redis_;
+    std::shared_ptr<cluster::Leases> leases_;
+    std::shared_ptr<cluster::LeaseKeeper> keeper_;
+    std::shared_ptr<cluster::Bus> bus_;
+    std::shared_ptr<cluster::LobbyReplica> replica_;
+    asio::steady_timer publish_timer_;
+    asio::steady_timer check_timer_;
+    std::unordered_map<std::uint64_t, Forwarded> forwarded_;  // by local session id
+    std::map<RemoteKey, std::shared_ptr<RemotePeer>> remote_;
+    std::set<std::string> checking_;  // nodes whose lease is being read
+    std::uint64_t next_remote_id_ = std::uint64_t{1} << 62;  // apart from the listener's session ids
+    std::unordered_map<std::uint64_t, std::string> published_;  // game → what we put
+    NodeStats stats_;
+    std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
+    bool stopped_ = false;
+};
+
+}  // namespace xq::server::node

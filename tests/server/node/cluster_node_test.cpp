@@ -1,0 +1,168 @@
+// Three server nodes in this process, each on its own loop thread and port, sharing one real
+// PostgreSQL and one real redis-server (docs/cluster.md): a game created on node A is listed on
+// node B and joined there, watched from node C, and played to its end with every request
+// forwarded to A and every answer and event relayed back; a player whose node lets its session
+// go loses its seat's connection on the owner.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <thread>
+
+#include "server/net/server.h"
+#include "support/server_fixture.h"
+#include "support/temp_postgres.h"
+#include "support/temp_redis.h"
+#include "support/test_client.h"
+
+namespace xq {
+namespace {
+
+using namespace proto;
+using namespace std::chrono_literals;
+using test::as;
+using test::error_of;
+
+const TimeControl kBlitz{5, 3, std::nullopt};
+
+// One node: a Server with --postgres and --redis, on a loop thread of its own.
+class Node {
+public:
+    Node(const std::string& id, const std::string& conninfo, const std::string& redis, const std::filesystem::path& dir) {
+        server::ServerConfig config;
+        config.listen = server::tcp::endpoint(server::asio::ip::make_address("127.0.0.1"), 0);
+        config.db = dir / (id + ".db");  // unused with postgres: where a certificate would go
+        config.postgres = conninfo;
+        config.name = id;
+        config.accounts = AccountsMode::Off;
+        server::node::NodeOptions node;
+        node.redis = *cluster::parse_redis_address(redis);
+        node.id = id;
+        config.cluster = node;
+        server_ = std::make_unique<server::Server>(io_, config);
+        server_->start();
+        thread_ = std::thread([this] { io_.run(); });
+    }
+    ~Node() {
+        server::asio::post(io_, [this] {
+            server_->stop();
+            io_.stop();
+        });
+        thread_.join();
+        server_.reset();
+    }
+    std::uint16_t port() const { return server_->port(); }
+    std::unique_ptr<test::TestClient> client(const std::string& name) {
+        auto c = std::make_unique<test::TestClient>(port(), 20s);
+        c->hello(name);
+        return c;
+    }
+
+private:
+    server::asio::io_context io_{1};
+    std::unique_ptr<server::Server> server_;
+    std::thread thread_;
+};
+
+class ClusterNodeTest : public ::testing::Test {
+protected:
+    ClusterNodeTest() {
+        dir_ = std::filesystem::temp_directory_path() / ("xq-cluster-node-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(dir_);
+    }
+    ~ClusterNodeTest() override {
+        nodes_.clear();
+        std::filesystem::remove_all(dir_);
+    }
+    Node& start(const std::string& id) {
+        return *nodes_.emplace_back(std::make_unique<Node>(id, conninfo_, redis_.unix_address(), dir_));
+    }
+    // Polls ListGames on `c` until `game` is listed (in `open` or `live` as asked).
+    static bool listed(test::TestClient& c, GameId game, bool live) {
+        const auto end = std::chrono::steady_clock::now() + 20s;
+        while (std::chrono::steady_clock::now() < end) {
+            const auto list = as<GameList>(c.call(ListGames{}));
+            for (const auto& g : live ? list.live : list.open)
+                if (g.game_id == game) return true;
+            std::this_thread::sleep_for(50ms);
+        }
+        return false;
+    }
+
+    test::TempRedis redis_;
+    test::TempPostgres& pg_ = test::TempPostgres::shared();
+    std::string conninfo_ = pg_.fresh_schema();
+    std::filesystem::path dir_;
+    std::vector<std::unique_ptr<Node>> nodes_;
+};
+
+TEST_F(ClusterNodeTest, AGameOwnedByOneNodeIsJoinedOnASecondAndWatchedOnAThird) {
+    Node& a = start("node-a");
+    Node& b = start("node-b");
+    Node& c = start("node-c");
+    auto red = a.client("red");
+    auto black = b.client("black");
+    auto watcher = c.client("watcher");
+
+    const auto created = as<Seated>(red->call(CreateGame{kBlitz, ColorChoice::Red, false}));
+    ASSERT_TRUE(listed(*black, created.game_id, false)) << "node B never listed node A's game";
+    const auto joined = as<Seated>(black->call(JoinGame{created.game_id, ""}));
+    EXPECT_EQ(joined.side, Side::Black);
+    ASSERT_TRUE(red->wait_for<GameStarted>());
+    ASSERT_TRUE(black->wait_for<GameStarted>());
+    ASSERT_TRUE(listed(*watcher, created.game_id, true)) << "node C never listed the live game";
+    const auto snapshot = as<Snapshot>(watcher->call(WatchGame{created.game_id, ""}));
+    EXPECT_EQ(snapshot.status, GameStatus::Playing);
+
+    // Each move is acknowledged to its mover, through its own node, and seen by the others.
+    const std::vector<std::string> line = {"h2e2", "h9g7", "h0g2", "i9h9"};
+    for (std::uint32_t ply = 0; ply < line.size(); ++ply) {
+        auto& mover = ply % 2 == 0 ? red : black;
+        auto& other = ply % 2 == 0 ? black : red;
+        const auto made = as<MoveMade>(mover->call(MakeMove{created.game_id, line[ply], ply + 1, ply}));
+        EXPECT_EQ(made.ply, ply + 1);
+        EXPECT_EQ(made.move, line[ply]);
+        const auto seen = other->wait_for<MoveMade>();
+        ASSERT_TRUE(seen);
+        EXPECT_EQ(seen->move, line[ply]);
+        const auto watched = watcher->wait_for<MoveMade>();
+        ASSERT_TRUE(watched) << "the watcher on node C missed ply " << ply + 1;
+        EXPECT_EQ(watched->move, line[ply]);
+    }
+    // A refusal comes back too, with its code: not Black's turn.
+    EXPECT_EQ(error_of(black->call(MakeMove{created.game_id, "a9a8", 6, 4})), ErrorCode::NotYourTurn);
+
+    as<GameEnded>(black->call(Resign{created.game_id}));
+    for (auto* seer : {red.get(), watcher.get()}) {
+        const auto ended = seer->wait_for<GameEnded>();
+        ASSERT_TRUE(ended);
+        EXPECT_EQ(ended->outcome.result, GameResult::RedWins);
+    }
+    // The archive is the shared database's: node C reads the game node A archived.
+    const auto archived = as<ArchivedGame>(watcher->call(GetArchived{created.game_id}));
+    EXPECT_EQ(archived.moves, line);
+}
+
+TEST_F(ClusterNodeTest, APlayerWhoseSessionEndsOnItsNodeIsAwayOnTheOwner) {
+    Node& a = start("node-a");
+    Node& b = start("node-b");
+    auto red = a.client("red");
+    auto black = b.client("black");
+    const auto created = as<Seated>(red->call(CreateGame{kBlitz, ColorChoice::Red, false}));
+    ASSERT_TRUE(listed(*black, created.game_id, false));
+    const auto joined = as<Seated>(black->call(JoinGame{created.game_id, ""}));
+    ASSERT_TRUE(red->wait_for<GameStarted>());
+    black.reset();  // the connection to node B closes
+    ASSERT_TRUE(red->wait_for<PlayerConnection>(test::seat_connected(Side::Black, false)))
+        << "node A never heard that Black's session on node B ended";
+
+    // Black comes back through node B with its token, and plays on.
+    auto again = b.client("black");
+    EXPECT_EQ(error_of(again->call(Resume{created.game_id, joined.resume_token, 0})), ErrorCode::Unspecified);
+    ASSERT_TRUE(red->wait_for<PlayerConnection>(test::seat_connected(Side::Black, true)));
+    EXPECT_EQ(as<MoveMade>(red->call(MakeMove{created.game_id, "h2e2", 1, 0})).ply, 1u);
+    ASSERT_TRUE(again->wait_for<MoveMade>());
+}
+
+}  // namespace
+}  // namespace xq
