@@ -61,6 +61,10 @@ usage: ./xq COMMAND [ARGS]
                            random-move bots and spectators against a running server over TCP;
                            checks every game's moves and result, prints one line of JSON;
                            --reconnect: dropped bots resume (acked_moves_lost must be 0)
+  cluster N [--dir DIR] [--port FIRST] [-- NODE ARGS]
+                           a cluster on this machine (docs/cluster.md): a throw-away PostgreSQL and
+                           redis-server in DIR (default build/cluster) and N server nodes on ports
+                           7777, 7778, ...; clients may connect to any node; Ctrl-C stops them all
   bench perft [ROUNDS]     our perft against fairy-stockfish's (depth 5), nodes/s and ratio
   bench server [--quick]   the server under load (saturation, medium, 5,000-game capacity) against
                            a bare length-prefixed relay; prints each row and the ratio; saturation
@@ -233,6 +237,13 @@ case "$command" in
     web_dependencies >&2
     build_target web  # the page the server serves (build/web/dist)
     exec "$build/server/xiangqi-server" "$@"
+    ;;
+  cluster)
+    (($#)) || { log "usage: ./xq cluster N [--dir DIR] [--port FIRST] [-- NODE ARGS]"; exit 2; }
+    build_target xiangqi-server
+    web_dependencies >&2
+    build_target web
+    exec "$root/tools/cluster.sh" "$build" "$@"
     ;;
   bot)
     build_target xiangqi-bot

@@ -51,7 +51,8 @@ void LeaseKeeper::try_acquire() {
     leases_->acquire(key_, node_, token_, options_.ttl, [self = shared_from_this(), sent](std::expected<AcquireResult, RedisError> r) {
         if (self->state_ != State::Acquiring) return;
         if (!r || !r->granted) {
-            if (!r) log(LogLevel::Warn, "lease: cannot take ", self->key_, ": ", r.error().detail);
+            // At start the connection to Redis is usually still being made: not worth a warning.
+            if (!r) log(r.error().code == RedisError::Code::NotConnected ? LogLevel::Debug : LogLevel::Warn, "lease: cannot take ", self->key_, ": ", r.error().detail);
             else log(LogLevel::Warn, "lease: ", self->key_, " is held by ", r->current.holder, " with token ", r->current.token, "; waiting");
             self->schedule(&LeaseKeeper::try_acquire);
             return;

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# ./xq cluster N: a cluster to try on this machine (docs/cluster.md): a throw-away PostgreSQL and
+# redis-server in DIR (default build/cluster), then N xiangqi-server nodes on ports 7777, 7778, ...
+# sharing them. Connect clients to any node (./xq client --connect 127.0.0.1:7778). Ctrl-C stops
+# everything; the data stay in DIR until the next start, which begins empty.
+#
+# usage: tools/cluster.sh BUILD_DIR N [--dir DIR] [--port FIRST] [-- NODE ARGS...]
+set -euo pipefail
+
+build="${1:?usage: cluster.sh BUILD_DIR N [--dir DIR] [--port FIRST] [-- NODE ARGS]}"
+count="${2:?how many nodes?}"
+shift 2
+[[ "$count" =~ ^[1-9][0-9]?$ ]] || { echo "cluster: N is 1 to 99 nodes, got '$count'" >&2; exit 2; }
+dir="$build/cluster" first_port=7777 node_args=()
+while (($#)); do
+  case "$1" in
+    --dir) dir="$2"; shift 2 ;;
+    --port) first_port="$2"; shift 2 ;;
+    --) shift; node_args=("$@"); break ;;
+    *) echo "cluster: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+
+pg_bin=/usr/lib/postgresql/15/bin
+# PostgreSQL refuses to run as root: as root, it runs as the postgres user the package made.
+as_pg=()
+((EUID == 0)) && as_pg=(setpriv --reuid=postgres --regid=postgres --clear-groups)
+
+rm -rf "$dir"
+mkdir -p "$dir/pg" "$dir/logs"
+((EUID == 0)) && chown postgres:postgres "$dir/pg"
+pids=()
+stop_all() {
+  trap - INT TERM EXIT
+  echo "cluster: stopping" >&2
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$dir/pg/data" -m fast stop >/dev/null 2>&1 || true
+}
+trap stop_all INT TERM EXIT
+
+"${as_pg[@]}" "$pg_bin/initdb" -D "$dir/pg/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync \
+  --no-instructions >"$dir/logs/initdb.log" 2>&1 || { echo "cluster: initdb failed, see $dir/logs/initdb.log" >&2; exit 1; }
+# Unix socket only (in DIR/pg): nothing of this throw-away database listens on the network.
+"${as_pg[@]}" "$pg_bin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/server.log" -w \
+  -o "-k $dir/pg -c listen_addresses='' -c max_connections=200 -c fsync=on" start >/dev/null ||
+  { echo "cluster: postgres did not start, see $dir/pg/server.log" >&2; exit 1; }
+conninfo="host=$dir/pg port=5432 user=postgres dbname=postgres"
+
+redis-server --port 0 --unixsocket "$dir/redis.sock" --unixsocketperm 700 --save '' --appendonly no \
+  --dir "$dir" >"$dir/logs/redis.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do [[ -S "$dir/redis.sock" ]] && break; sleep 0.1; done
+[[ -S "$dir/redis.sock" ]] || { echo "cluster: redis-server did not start, see $dir/logs/redis.log" >&2; exit 1; }
+
+for ((i = 0; i < count; i++)); do
+  port=$((first_port + i))
+  # LAN discovery (UDP 7778) answers on the first node only: one such port per machine.
+  discovery=0
+  ((i == 0)) && discovery=7778
+  "$build/server/xiangqi-server" --listen "0.0.0.0:$port" --postgres "$conninfo" --redis "unix:$dir/redis.sock" \
+    --node-id "node-$((i + 1))" --name "xiangqi node $((i + 1))" --discovery-port "$discovery" "${node_args[@]}" \
+    >"$dir/logs/node-$((i + 1)).log" 2>&1 &
+  pids+=($!)
+  echo "cluster: node-$((i + 1)) on port $port (log $dir/logs/node-$((i + 1)).log)" >&2
+done
+echo "cluster: $count node(s), PostgreSQL in $dir/pg, Redis at $dir/redis.sock; Ctrl-C stops them" >&2
+# Ends when any node ends (a crash is worth seeing), or on Ctrl-C.
+wait -n "${pids[@]}" || true
+echo "cluster: a process ended; see $dir/logs" >&2
