@@ -12,8 +12,9 @@ namespace cpb = ::xiangqi::cluster::v1;
 
 DecodeError refused(DecodeErrorCode code, std::string message) { return DecodeError{code, std::move(message), 0}; }
 
-// A forwarded frame or a delivered payload is one frame's payload plus this much envelope.
-constexpr std::size_t kEnvelopeSlack = 1024;
+// A forwarded frame or a delivered payload is one frame's payload plus this much envelope: the
+// sender puts at most 4,096 more sessions (varints of at most 10 bytes) in one message.
+constexpr std::size_t kEnvelopeSlack = 48 * 1024;
 
 }  // namespace
 
@@ -34,6 +35,7 @@ std::string encode(const NodeMessage& message) {
                 f.set_frame(body.frame);
             } else if constexpr (std::is_same_v<T, NodeDeliver>) {
                 out.set_deliver(body.payload);
+                for (std::uint64_t session : body.more_sessions) out.add_more_sessions(session);
             } else if constexpr (std::is_same_v<T, NodeClose>) {
                 out.set_close(body.flush);
             } else {
@@ -59,7 +61,9 @@ std::expected<NodeMessage, DecodeError> decode_node(std::string_view payload) {
                                    in.forward().frame()};
             break;
         }
-        case cpb::NodeMessage::kDeliver: out.body = NodeDeliver{in.deliver()}; break;
+        case cpb::NodeMessage::kDeliver:
+            out.body = NodeDeliver{in.deliver(), {in.more_sessions().begin(), in.more_sessions().end()}};
+            break;
         case cpb::NodeMessage::kClose: out.body = NodeClose{in.close()}; break;
         case cpb::NodeMessage::kSessionClosed: out.body = NodeSessionClosed{}; break;
         default: return std::unexpected(refused(DecodeErrorCode::EmptyOneof, "a node message without a body"));

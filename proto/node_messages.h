@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "codec.h"
 
@@ -28,6 +29,7 @@ struct NodeForward {
 };
 struct NodeDeliver {
     std::string payload;  // one ServerMessage payload
+    std::vector<std::uint64_t> more_sessions;  // the same payload for these sessions too
     friend bool operator==(const NodeDeliver&, const NodeDeliver&) = default;
 };
 struct NodeClose {

@@ -51,17 +51,19 @@ void LeaseKeeper::try_acquire() {
     leases_->acquire(key_, node_, token_, options_.ttl, [self = shared_from_this(), sent](std::expected<AcquireResult, RedisError> r) {
         if (self->state_ != State::Acquiring) return;
         if (!r || !r->granted) {
-            // At start the connection to Redis is usually still being made: not worth a warning.
-            if (!r) log(r.error().code == RedisError::Code::NotConnected ? LogLevel::Debug : LogLevel::Warn, "lease: cannot take ", self->key_, ": ", r.error().detail);
+            // At start the connection to Redis is usually still being made: not worth a warning,
+            // and worth a quick retry (other nodes take a node without a lease for dead).
+            const bool connecting = !r && r.error().code == RedisError::Code::NotConnected;
+            if (!r) log(connecting ? LogLevel::Debug : LogLevel::Warn, "lease: cannot take ", self->key_, ": ", r.error().detail);
             else log(LogLevel::Warn, "lease: ", self->key_, " is held by ", r->current.holder, " with token ", r->current.token, "; waiting");
-            self->schedule(&LeaseKeeper::try_acquire);
+            self->schedule(&LeaseKeeper::try_acquire, connecting ? self->options_.renew_every / 10 : self->options_.renew_every);
             return;
         }
         self->state_ = State::Held;
         self->extend(sent);
         log(LogLevel::Info, "lease: holding ", self->key_, " with token ", self->token_);
         if (auto acquired = self->on_acquired_) acquired();  // a copy: it may stop() us
-        self->schedule(&LeaseKeeper::renew);
+        self->schedule(&LeaseKeeper::renew, self->options_.renew_every);
     });
 }
 
@@ -83,12 +85,12 @@ void LeaseKeeper::renew() {
         } else {
             self->extend(sent);
         }
-        self->schedule(&LeaseKeeper::renew);
+        self->schedule(&LeaseKeeper::renew, self->options_.renew_every);
     });
 }
 
-void LeaseKeeper::schedule(void (LeaseKeeper::*next)()) {
-    tick_.expires_after(options_.renew_every);
+void LeaseKeeper::schedule(void (LeaseKeeper::*next)(), std::chrono::milliseconds after) {
+    tick_.expires_after(after);
     tick_.async_wait([self = shared_from_this(), next](const boost::system::error_code& ec) {
         if (ec || self->state_ == State::Stopped || self->state_ == State::Lost) return;
         ((*self).*next)();

@@ -57,7 +57,7 @@ public:
 private:
     void try_acquire();
     void renew();
-    void schedule(void (LeaseKeeper::*next)());
+    void schedule(void (LeaseKeeper::*next)(), std::chrono::milliseconds after);
     void extend(std::chrono::steady_clock::time_point sent);
     void lose(const std::string& why);
 

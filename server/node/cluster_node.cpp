@@ -12,6 +12,8 @@ namespace {
 // A lobby entry's summary as we publish it: whether a stranger's lobby lists the game, then the
 // encoded GameSummary. Unlisted games (private, ended) are published too, for routing.
 constexpr char kListed = 'L', kUnlisted = 'U';
+// Sessions one deliver names at most (proto/convert_node.cpp bounds a node message's size).
+constexpr std::size_t kMaxSessionsPerDeliver = 4096;
 
 std::string random_token() {
     std::random_device device;
@@ -25,7 +27,8 @@ std::string random_token() {
 }  // namespace
 
 ClusterNode::ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher, NodeOptions options, std::function<void()> lost)
-    : dispatcher_(dispatcher),
+    : executor_(executor),
+      dispatcher_(dispatcher),
       options_(std::move(options)),
       lost_(std::move(lost)),
       publish_timer_(executor),
@@ -71,6 +74,7 @@ void ClusterNode::start() {
 
 void ClusterNode::stop() {
     if (stopped_) return;
+    flush_outgoing();  // what this turn said still goes out before the connections close
     stopped_ = true;
     dispatcher_.set_router(nullptr);
     publish_timer_.cancel();
@@ -90,8 +94,40 @@ void ClusterNode::arm(asio::steady_timer& timer, std::chrono::milliseconds every
     });
 }
 
-void ClusterNode::send(const std::string& node, const proto::NodeMessage& message) {
-    bus_->send_to_node(node, proto::encode(message));
+void ClusterNode::send(const std::string& node, proto::NodeMessage message) {
+    outgoing_.push_back({node, std::move(message)});
+    open_deliver_.erase(node);  // a later deliver must not join one before this message
+    if (flush_posted_) return;
+    flush_posted_ = true;
+    asio::post(executor_, [this, alive = std::weak_ptr<bool>(alive_)] {
+        if (alive.lock()) flush_outgoing();
+    });
+}
+
+void ClusterNode::flush_outgoing() {
+    flush_posted_ = false;
+    auto out = std::move(outgoing_);
+    outgoing_.clear();
+    open_deliver_.clear();
+    if (stopped_) return;
+    stats_.sent += out.size();
+    for (const Outgoing& o : out) bus_->send_to_node(o.node, proto::encode(o.message));
+}
+
+void ClusterNode::deliver(const std::string& node, std::uint64_t session, std::string_view payload) {
+    if (const auto it = open_deliver_.find(node); it != open_deliver_.end()) {
+        auto& open = std::get<proto::NodeDeliver>(outgoing_[it->second].message.body);
+        if (open.payload == payload && open.more_sessions.size() < kMaxSessionsPerDeliver) {
+            open.more_sessions.push_back(session);
+            return;
+        }
+    }
+    send(node, {session, proto::NodeDeliver{std::string(payload), {}}});
+    open_deliver_[node] = outgoing_.size() - 1;
+}
+
+void ClusterNode::close(const std::string& node, std::uint64_t session, bool flush) {
+    send(node, {session, proto::NodeClose{flush}});
 }
 
 std::optional<std::string> ClusterNode::remote_owner(std::uint64_t game) {
@@ -148,14 +184,18 @@ void ClusterNode::on_node_message(std::string_view from_view, std::string_view p
             } else if constexpr (std::is_same_v<T, proto::NodeSessionClosed>) {
                 remote_closed({from, message->session});
             } else {
-                // For one of our sessions, from the owner of a game it forwarded to.
-                const auto it = forwarded_.find(message->session);
-                const auto peer = it == forwarded_.end() ? nullptr : it->second.peer.lock();
-                if (!peer || !peer->open()) return;
+                // For our sessions, from the owner of a game they forwarded to.
+                auto local = [&](std::uint64_t session) -> std::shared_ptr<Peer> {
+                    const auto it = forwarded_.find(session);
+                    auto peer = it == forwarded_.end() ? nullptr : it->second.peer.lock();
+                    return peer && peer->open() ? peer : nullptr;
+                };
                 if constexpr (std::is_same_v<T, proto::NodeDeliver>) {
-                    ++stats_.relayed;
-                    peer->deliver(body.payload);
-                } else {
+                    if (const auto peer = local(message->session)) peer->deliver(body.payload);
+                    for (std::uint64_t session : body.more_sessions)
+                        if (const auto peer = local(session)) peer->deliver(body.payload);
+                    stats_.relayed += 1 + body.more_sessions.size();
+                } else if (const auto peer = local(message->session)) {
                     peer->close(CloseReason::ByServer, body.flush);
                 }
             }
@@ -169,7 +209,7 @@ void ClusterNode::serve(const std::string& from, std::uint64_t session, const pr
     if (it == remote_.end()) {
         auto peer = std::make_shared<RemotePeer>(
             next_remote_id_++, from, session, forward.identity.address_group, forward.identity.watch_only,
-            [this](const std::string& node, const proto::NodeMessage& m) { send(node, m); });
+            static_cast<RemoteLink&>(*this));
         it = remote_.emplace(key, std::move(peer)).first;
     }
     if (!it->second->open()) return;  // closed by us; its node will say it is gone
@@ -236,7 +276,11 @@ void ClusterNode::check_nodes() {
                         [this, alive = std::weak_ptr<bool>(alive_), node](std::expected<std::optional<cluster::LeaseHolder>, cluster::RedisError> r) {
                             if (!alive.lock() || stopped_) return;
                             checking_.erase(node);
-                            if (r && !r->has_value()) node_died(node);  // an error proves nothing
+                            if (!r) return;  // an error proves nothing
+                            // Twice in a row, a check apart: a node just started may not hold its
+                            // lease yet when its first requests arrive.
+                            if (r->has_value()) absent_.erase(node);
+                            else if (!absent_.insert(node).second) node_died(node);
                         });
     }
 }
@@ -246,6 +290,7 @@ void ClusterNode::check_nodes() {
 // are closed and their clients reconnect (their games move to a surviving owner).
 void ClusterNode::node_died(const std::string& node) {
     ++stats_.dead_nodes;
+    absent_.erase(node);
     log(LogLevel::Warn, "cluster: node ", node, " holds no lease: taken for dead");
     std::vector<RemoteKey> keys;
     for (const auto& [key, peer] : remote_)

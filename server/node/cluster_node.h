@@ -39,14 +39,15 @@ struct NodeOptions {
 };
 
 struct NodeStats {
+    std::uint64_t sent = 0;           // messages published to other nodes
     std::uint64_t forwarded = 0;      // requests sent to an owner
     std::uint64_t served = 0;         // requests served for other nodes
-    std::uint64_t relayed = 0;        // payloads from owners delivered to our sessions
+    std::uint64_t relayed = 0;        // payloads from owners for our sessions (one per session)
     std::uint64_t malformed = 0;      // node messages that did not decode
     std::uint64_t dead_nodes = 0;     // nodes found without a lease
 };
 
-class ClusterNode final : public Router {
+class ClusterNode final : public Router, private RemoteLink {
 public:
     // `lost` is called once if our lease is lost (a long pause, Redis unreachable past the TTL):
     // the server then stops, so its clients go to another node.
@@ -81,7 +82,13 @@ private:
     };
     using RemoteKey = std::pair<std::string, std::uint64_t>;  // its node, its session there
 
-    void send(const std::string& node, const proto::NodeMessage& message);
+    // Every message to another node waits in outgoing_ until the end of the loop turn, in order;
+    // an event for many watchers on one node then leaves as one message (more_sessions).
+    void send(const std::string& node, proto::NodeMessage message);
+    void flush_outgoing();
+    // RemoteLink: our RemotePeers' output.
+    void deliver(const std::string& node, std::uint64_t session, std::string_view payload) override;
+    void close(const std::string& node, std::uint64_t session, bool flush) override;
     void on_node_message(std::string_view from, std::string_view payload);
     void on_gap(std::optional<std::uint64_t> game, cluster::GapReason reason);
     void serve(const std::string& from, std::uint64_t session, const proto::NodeForward& forward);
@@ -91,6 +98,12 @@ private:
     void node_died(const std::string& node);
     void arm(asio::steady_timer& timer, std::chrono::milliseconds every, void (ClusterNode::*tick)());
 
+    struct Outgoing {
+        std::string node;
+        proto::NodeMessage message;
+    };
+
+    asio::any_io_executor executor_;
     Dispatcher& dispatcher_;
     NodeOptions options_;
     std::function<void()> lost_;
@@ -104,8 +117,12 @@ private:
     std::unordered_map<std::uint64_t, Forwarded> forwarded_;  // by local session id
     std::map<RemoteKey, std::shared_ptr<RemotePeer>> remote_;
     std::set<std::string> checking_;  // nodes whose lease is being read
+    std::set<std::string> absent_;    // nodes found without a lease once: dead if again
     std::uint64_t next_remote_id_ = std::uint64_t{1} << 62;  // apart from the listener's session ids
     std::unordered_map<std::uint64_t, std::string> published_;  // game → what we put
+    std::vector<Outgoing> outgoing_;
+    std::unordered_map<std::string, std::size_t> open_deliver_;  // node → its last message, a deliver
+    bool flush_posted_ = false;
     NodeStats stats_;
     std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
     bool stopped_ = false;

@@ -5,7 +5,6 @@
 // dies, by the cluster node that watches its lease.
 
 #include <cstdint>
-#include <functional>
 #include <string>
 
 #include "proto/node_messages.h"
@@ -13,11 +12,18 @@
 
 namespace xq::server::node {
 
+// How a RemotePeer's output reaches its node (ClusterNode: batched per node, in order).
+class RemoteLink {
+public:
+    virtual ~RemoteLink() = default;
+    virtual void deliver(const std::string& node, std::uint64_t session, std::string_view payload) = 0;
+    virtual void close(const std::string& node, std::uint64_t session, bool flush) = 0;
+};
+
 class RemotePeer final : public Peer {
 public:
-    using Send = std::function<void(const std::string& node, const proto::NodeMessage& message)>;
-
-    RemotePeer(std::uint64_t id, std::string node, std::uint64_t session, std::string address_group, bool watch_only, Send send);
+    RemotePeer(std::uint64_t id, std::string node, std::uint64_t session, std::string address_group, bool watch_only,
+               RemoteLink& link);
 
     std::uint64_t id() const override { return id_; }
     void deliver(std::string_view payload) override;
@@ -38,7 +44,7 @@ private:
     std::uint64_t session_;
     std::string address_group_;
     bool watch_only_;
-    Send send_;
+    RemoteLink& link_;
     bool open_ = true;
 };
 

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <future>
 #include <thread>
 
 #include "server/net/server.h"
@@ -52,6 +53,12 @@ public:
         server_.reset();
     }
     std::uint16_t port() const { return server_->port(); }
+    // The node's counters, read on its loop thread.
+    server::node::NodeStats stats() {
+        std::promise<server::node::NodeStats> read;
+        server::asio::post(io_, [&] { read.set_value(server_->cluster_node()->stats()); });
+        return read.get_future().get();
+    }
     std::unique_ptr<test::TestClient> client(const std::string& name) {
         auto c = std::make_unique<test::TestClient>(port(), 20s);
         c->hello(name);
@@ -162,6 +169,44 @@ TEST_F(ClusterNodeTest, APlayerWhoseSessionEndsOnItsNodeIsAwayOnTheOwner) {
     ASSERT_TRUE(red->wait_for<PlayerConnection>(test::seat_connected(Side::Black, true)));
     EXPECT_EQ(as<MoveMade>(red->call(MakeMove{created.game_id, "h2e2", 1, 0})).ply, 1u);
     ASSERT_TRUE(again->wait_for<MoveMade>());
+}
+
+}  // namespace
+}  // namespace xq
+
+namespace xq {
+namespace {
+
+// A crowd of watchers on one node costs the owner one message to that node per event, not one per
+// watcher: that node writes it to each of them.
+TEST_F(ClusterNodeTest, AnEventForManyWatchersOnOneNodeCrossesRedisOnce) {
+    Node& a = start("node-a");
+    Node& c = start("node-c");
+    auto red = a.client("red");
+    auto black = a.client("black");
+    const auto created = as<Seated>(red->call(CreateGame{kBlitz, ColorChoice::Red, false}));
+    as<Seated>(black->call(JoinGame{created.game_id, ""}));
+    ASSERT_TRUE(red->wait_for<GameStarted>());
+    std::vector<std::unique_ptr<test::TestClient>> watchers;
+    for (int i = 0; i < 8; ++i) {
+        watchers.push_back(c.client("watcher" + std::to_string(i)));
+        ASSERT_TRUE(listed(*watchers.back(), created.game_id, true));
+        as<Snapshot>(watchers.back()->call(WatchGame{created.game_id, ""}));
+    }
+    // The spectator count the joins caused has gone out (at most one a second per room).
+    std::this_thread::sleep_for(1500ms);
+    const auto before = a.stats();
+    const auto relayed_before = c.stats().relayed;
+    as<MoveMade>(red->call(MakeMove{created.game_id, "h2e2", 1, 0}));
+    for (auto& w : watchers) {
+        const auto seen = w->wait_for<MoveMade>();
+        ASSERT_TRUE(seen);
+        EXPECT_EQ(seen->move, "h2e2");
+    }
+    // Each event (the move, and whatever followed it to spectators) crossed once, for all 8.
+    const auto sent = a.stats().sent - before.sent;
+    EXPECT_GE(sent, 1u);
+    EXPECT_EQ(c.stats().relayed - relayed_before, 8 * sent) << "an event went to node C once per watcher";
 }
 
 }  // namespace
