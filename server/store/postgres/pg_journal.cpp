@@ -59,6 +59,7 @@ StoreResult<std::optional<std::vector<JournalFailure>>> PgStore::commit_pipeline
     std::vector<JournalFailure> failures;
     std::vector<pg::Statement> statements{{"BEGIN", {}}};
     std::vector<std::size_t> sent;  // the record of each statement after BEGIN
+    starting_.clear();
     for (std::size_t i = 0; i < records.size(); ++i) {
         auto statement = plan(records[i], turn);
         if (!statement) {
@@ -67,6 +68,7 @@ StoreResult<std::optional<std::vector<JournalFailure>>> PgStore::commit_pipeline
         }
         statements.push_back(std::move(*statement));
         sent.push_back(i);
+        if (const auto* start = std::get_if<JournalStart>(&records[i])) starting_.insert(start->game.id);
     }
     statements.push_back({std::string(kTurnMark), {param(node_), param(turn)}});
     statements.push_back({"COMMIT", {}});
@@ -108,11 +110,13 @@ StoreResult<std::vector<JournalFailure>> PgStore::commit_isolated(std::span<cons
         return std::unexpected(in_context(std::move(e), "commit journal"));
     };
     if (auto begun = run("BEGIN"); !begun) return abandon(std::move(begun.error()));
+    starting_.clear();
     for (std::size_t i = 0; i < records.size(); ++i) {
         if (auto sp = run("SAVEPOINT journal_record"); !sp) return abandon(std::move(sp.error()));
         auto done = apply(records[i], turn);
         if (done) {
             applied.emplace_back(i, *done);
+            if (const auto* start = std::get_if<JournalStart>(&records[i])) starting_.insert(start->game.id);
             continue;
         }
         if (lost()) return abandon(std::move(done.error()));

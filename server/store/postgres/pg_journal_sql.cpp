@@ -30,10 +30,11 @@ constexpr std::string_view kAnswer =
     " SELECT (SELECT count(*) FROM w), l.plies, l.fence FROM (SELECT 1) one "
     "LEFT JOIN games l ON l.id = $1 AND l.status = 'live'";
 
-// The fence condition on parameter $n: none when it is NULL (a store without a node id).
+// The fence condition on parameters $n (the fence held: NULL for none, a store without a node
+// id) and $n+1 (this turn, for a game started in it, whose fence is not known yet).
 std::string fence_is(int n) {
-    const std::string p = "$" + std::to_string(n);
-    return "(" + p + "::bigint IS NULL OR fence = " + p + ")";
+    const std::string fence = "$" + std::to_string(n), turn = "$" + std::to_string(n + 1);
+    return "(" + fence + "::bigint IS NULL OR fence = " + fence + " OR turn = " + turn + "::bigint)";
 }
 
 std::string context_of(const JournalRecord& record) {
@@ -49,14 +50,18 @@ std::string context_of(const JournalRecord& record) {
 
 }  // namespace
 
-pg::Param PgStore::fence_param(std::string_view game) const {
-    if (owner_.empty()) return pg::Param();
+void PgStore::add_fence_params(std::vector<pg::Param>& params, std::string_view game, std::int64_t turn) const {
+    if (owner_.empty()) {
+        params.insert(params.end(), 2, pg::Param());
+        return;
+    }
     const auto it = fences_.find(std::string(game));
-    return param(it == fences_.end() ? std::int64_t{-1} : it->second);
+    params.push_back(param(it == fences_.end() ? std::int64_t{-1} : it->second));
+    params.push_back(starting_.contains(std::string(game)) ? param(turn) : pg::Param());
 }
 
 bool PgStore::fenced(std::string_view game, std::int64_t fence) const {
-    if (owner_.empty()) return false;
+    if (owner_.empty() || starting_.contains(std::string(game))) return false;
     const auto it = fences_.find(std::string(game));
     return it == fences_.end() || it->second != fence;
 }
@@ -89,35 +94,43 @@ StoreResult<pg::Statement> PgStore::plan(const JournalRecord& record, std::int64
         if (m.iccs.size() != 4 || !parse_iccs(m.iccs))
             return std::unexpected(detail::invalid(context + ": not an ICCS move '" + m.iccs + "'"));
         // The games row checks the ply and the fence, and numbers the journal row.
-        return pg::Statement{
+        pg::Statement statement{
             "WITH g AS (UPDATE games SET plies = $2, journal_rows = journal_rows + 1 "
             "WHERE id = $1 AND status = 'live' AND plies = $2 - 1 AND " + fence_is(10) + " RETURNING journal_rows), "
             "w AS (INSERT INTO journal (game_id, n, ply, iccs, move_id, red_ms, black_ms, at, version, turn) "
             "SELECT $1, journal_rows, $2, $3, $4, $5, $6, $7, $8, $9 FROM g RETURNING 1)" + std::string(kAnswer),
             {param(m.game_id), param(m.ply), param(m.iccs), param(m.move_id), param(m.red_ms), param(m.black_ms),
-             param(m.at_ms), param(static_cast<std::int64_t>(append->version)), param(turn), fence_param(m.game_id)}};
+             param(m.at_ms), param(static_cast<std::int64_t>(append->version)), param(turn)}};
+        add_fence_params(statement.params, m.game_id, turn);
+        return statement;
     }
     if (const auto* takeback = std::get_if<JournalTakeback>(&record)) {
-        return pg::Statement{
+        pg::Statement statement{
             "WITH g AS (UPDATE games SET plies = $2, journal_rows = journal_rows + 1 "
             "WHERE id = $1 AND status = 'live' AND $2 >= 0 AND $2 <= plies AND " + fence_is(6) + " RETURNING journal_rows), "
             "w AS (INSERT INTO journal (game_id, n, ply, iccs, move_id, red_ms, black_ms, at, version, turn) "
             "SELECT $1, journal_rows, $2, NULL, 0, 0, 0, $3, $4, $5 FROM g RETURNING 1)" + std::string(kAnswer),
             {param(takeback->game_id), param(takeback->plies_left), param(unix_ms()),
-             param(static_cast<std::int64_t>(takeback->version)), param(turn), fence_param(takeback->game_id)}};
+             param(static_cast<std::int64_t>(takeback->version)), param(turn)}};
+        add_fence_params(statement.params, takeback->game_id, turn);
+        return statement;
     }
     if (const auto* rotated = std::get_if<JournalSeatToken>(&record)) {
         // A waiting game has no live row yet: its tokens reach the database with its start.
-        return pg::Statement{std::string("WITH w AS (UPDATE games SET ") + (rotated->red ? "red_token" : "black_token") +
-                                 " = $2 WHERE id = $1 AND status = 'live' AND " + fence_is(3) + " RETURNING 1)" +
-                                 std::string(kAnswer),
-                             {param(rotated->game_id), param(rotated->token), fence_param(rotated->game_id)}};
+        pg::Statement statement{std::string("WITH w AS (UPDATE games SET ") + (rotated->red ? "red_token" : "black_token") +
+                                    " = $2 WHERE id = $1 AND status = 'live' AND " + fence_is(3) + " RETURNING 1)" +
+                                    std::string(kAnswer),
+                                {param(rotated->game_id), param(rotated->token)}};
+        add_fence_params(statement.params, rotated->game_id, turn);
+        return statement;
     }
     if (const auto* abort = std::get_if<JournalAbort>(&record)) {
         // The journal goes with the row (ON DELETE CASCADE).
-        return pg::Statement{"WITH w AS (DELETE FROM games WHERE id = $1 AND status = 'live' AND " + fence_is(2) +
-                                 " RETURNING 1)" + std::string(kAnswer),
-                             {param(abort->game_id), fence_param(abort->game_id)}};
+        pg::Statement statement{"WITH w AS (DELETE FROM games WHERE id = $1 AND status = 'live' AND " + fence_is(2) +
+                                    " RETURNING 1)" + std::string(kAnswer),
+                                {param(abort->game_id)}};
+        add_fence_params(statement.params, abort->game_id, turn);
+        return statement;
     }
     return std::unexpected(StoreError{StoreErrorCode::Internal, context + ": a finish has no single statement"});
 }
@@ -145,7 +158,7 @@ std::optional<StoreError> PgStore::verdict(const JournalRecord& record, const pg
 
 StoreResult<std::int64_t> PgStore::apply(const JournalRecord& record, std::int64_t turn) {
     if (const auto* finish = std::get_if<JournalFinish>(&record)) {
-        auto done = apply_finish(finish->game);
+        auto done = apply_finish(finish->game, turn);
         if (!done) return std::unexpected(std::move(done.error()));
         return 0;
     }
@@ -157,20 +170,20 @@ StoreResult<std::int64_t> PgStore::apply(const JournalRecord& record, std::int64
     return answer->is_null(0, 2) ? 0 : answer->int64(0, 2);
 }
 
-StoreResult<void> PgStore::apply_finish(const ArchivedGame& g) {
+StoreResult<void> PgStore::apply_finish(const ArchivedGame& g, std::int64_t turn) {
     // The live row becomes the archive entry and its journal goes; a game never journaled live is
     // inserted. A private game keeps only the mark that it was private.
     const std::string context = "finish game " + g.id;
     auto plies = detail::count_iccs_moves(g.moves);
     if (!plies) return std::unexpected(in_context(std::move(plies.error()), context));
-    auto done = run(
+    const std::string sql =
         "UPDATE games SET status = 'archived', red_token = NULL, black_token = NULL, started_at = $1, "
         "ended_at = $2, result = $3, reason = $4, explanation = $5, moves = $6, ply_count = $7, pgn = $8, "
         "join_code = CASE WHEN $9 OR join_code IS NOT NULL THEN '' END, red_account = $10, black_account = $11, "
         "rated = $12, red_rating_before = $13, red_rating_after = $14, black_rating_before = $15, "
         "black_rating_after = $16, red_provisional = $17, black_provisional = $18 "
-        "WHERE id = $19 AND status = 'live' AND " + fence_is(20),
-        {param(g.started_at_ms), param(g.ended_at_ms), param(to_string(g.result)), param(to_string(g.reason)),
+        "WHERE id = $19 AND status = 'live' AND " + fence_is(20);
+    std::vector<pg::Param> params{param(g.started_at_ms), param(g.ended_at_ms), param(to_string(g.result)), param(to_string(g.reason)),
          param(g.explanation), param(g.moves), param(*plies), param(g.pgn), param(g.is_private),
          pg::null_if_empty(g.red_account), pg::null_if_empty(g.black_account), param(g.rated),
          g.red_rating ? param(static_cast<std::int64_t>(std::lround(g.red_rating->before.rating))) : pg::Param(),
@@ -178,8 +191,9 @@ StoreResult<void> PgStore::apply_finish(const ArchivedGame& g) {
          g.black_rating ? param(static_cast<std::int64_t>(std::lround(g.black_rating->before.rating))) : pg::Param(),
          g.black_rating ? param(static_cast<std::int64_t>(std::lround(g.black_rating->after.rating))) : pg::Param(),
          g.red_rating ? param(ratings::is_provisional(g.red_rating->after)) : pg::Param(),
-         g.black_rating ? param(ratings::is_provisional(g.black_rating->after)) : pg::Param(), param(g.id),
-         fence_param(g.id)});
+         g.black_rating ? param(ratings::is_provisional(g.black_rating->after)) : pg::Param(), param(g.id)};
+    add_fence_params(params, g.id, turn);
+    auto done = run(sql, params);
     if (!done) return std::unexpected(in_context(std::move(done.error()), context));
     if (done->affected() > 0) {
         if (auto gone = run("DELETE FROM journal WHERE game_id = $1", {param(g.id)}); !gone)

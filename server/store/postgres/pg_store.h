@@ -37,6 +37,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "server/store/game_ownership.h"
@@ -127,10 +128,11 @@ private:
     // One record on its own (a finish, or a turn done statement by statement): the fence a start
     // got, else 0.
     StoreResult<std::int64_t> apply(const JournalRecord& record, std::int64_t turn);
-    StoreResult<void> apply_finish(const ArchivedGame& game);
-    // The fence condition's parameter for a game: NULL without a node id (no condition), else the
-    // fence held (-1, which no game has, for a game this node does not own).
-    pg::Param fence_param(std::string_view game) const;
+    StoreResult<void> apply_finish(const ArchivedGame& game, std::int64_t turn);
+    // The fence condition's two parameters for a game: none without a node id (no condition);
+    // else the fence held (-1, which no game has, for a game this node does not own) and, for a
+    // game started earlier in this turn (starting_), the turn.
+    void add_fence_params(std::vector<pg::Param>& params, std::string_view game, std::int64_t turn) const;
     bool fenced(std::string_view game, std::int64_t fence) const;
     // A turn in one round trip; nullopt when a record raised an error (nothing stored: do it again
     // with commit_isolated).
@@ -163,6 +165,7 @@ private:
     LiveMirror mirror_;  // the live games as committed: recovery's answer while the database is away
     std::string owner_;  // the node id this store owns games as ("" = none)
     std::unordered_map<std::string, std::int64_t> fences_;  // game -> the fence this store holds
+    std::unordered_set<std::string> starting_;  // games the turn being written starts
 };
 
 }  // namespace xq::server
