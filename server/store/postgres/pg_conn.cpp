@@ -114,28 +114,58 @@ StoreResult<std::vector<StoreResult<Result>>> Connection::pipeline(std::span<con
         return std::unexpected(std::move(e));
     };
     if (PQenterPipelineMode(c) != 1 || PQsetnonblocking(c, 1) != 0) return failed();
-    for (const Statement& s : statements) {
+    std::vector<std::string> preparing(statements.size());  // the name a statement is prepared under here
+    std::unordered_map<std::string_view, std::string> now;  // what this pipeline prepares
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+        const Statement& s = statements[i];
         std::vector<const char*> values;
         values.reserve(s.params.size());
         for (const Param& p : s.params) values.push_back(p ? p->c_str() : nullptr);
-        if (!PQsendQueryParams(c, s.sql.c_str(), static_cast<int>(values.size()), nullptr, values.data(), nullptr,
-                               nullptr, 0))
-            return failed();
+        const int n = static_cast<int>(values.size());
+        bool sent = false;
+        if (n == 0) {
+            sent = PQsendQueryParams(c, s.sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0);
+        } else {
+            std::string name;
+            if (const auto it = prepared_.find(s.sql); it != prepared_.end()) {
+                name = it->second;
+            } else if (const auto here = now.find(s.sql); here != now.end()) {
+                name = here->second;  // prepared earlier in this pipeline
+            } else {
+                name = "xq" + std::to_string(++names_);
+                preparing[i] = name;
+                now.emplace(s.sql, name);
+            }
+            sent = (preparing[i].empty() || PQsendPrepare(c, name.c_str(), s.sql.c_str(), n, nullptr)) &&
+                   PQsendQueryPrepared(c, name.c_str(), n, values.data(), nullptr, nullptr, 0);
+        }
+        if (!sent) return failed();
     }
     if (PQpipelineSync(c) != 1 || !flush_reading(c) || PQsetnonblocking(c, 0) != 0) return failed();
-    // Answers, in order: each statement's result then a null, and the Sync's at the end.
+    // Answers, in order: each statement's result (after its preparation's) then a null, and the
+    // Sync's at the end.
     std::vector<StoreResult<Result>> out;
     out.reserve(statements.size());
-    for (std::size_t i = 0; i < statements.size(); ++i) {
+    auto next = [&]() -> std::optional<Result> {
         Result r(PQgetResult(c));
-        if (!r.r_ || PQstatus(c) != CONNECTION_OK) return failed();
-        const ExecStatusType status = PQresultStatus(r.r_.get());
-        if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) out.emplace_back(std::move(r));
+        if (!r.r_ || PQstatus(c) != CONNECTION_OK) return std::nullopt;
+        while (pg_result* extra = PQgetResult(c)) PQclear(extra);
+        if (PQstatus(c) != CONNECTION_OK) return std::nullopt;
+        return r;
+    };
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+        if (!preparing[i].empty()) {
+            auto prepared = next();
+            if (!prepared) return failed();
+            if (PQresultStatus(prepared->r_.get()) == PGRES_COMMAND_OK) prepared_.emplace(statements[i].sql, preparing[i]);
+        }
+        auto r = next();
+        if (!r) return failed();
+        const ExecStatusType status = PQresultStatus(r->r_.get());
+        if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) out.emplace_back(std::move(*r));
         else if (status == PGRES_PIPELINE_ABORTED)
             out.emplace_back(std::unexpected(StoreError{StoreErrorCode::Internal, "postgres: skipped after an earlier error"}));
-        else out.emplace_back(std::unexpected(statement_error(c, r.r_.get())));
-        while (pg_result* extra = PQgetResult(c)) PQclear(extra);
-        if (PQstatus(c) != CONNECTION_OK) return failed();
+        else out.emplace_back(std::unexpected(statement_error(c, r->r_.get())));
     }
     Result sync(PQgetResult(c));
     if (!sync.r_ || PQresultStatus(sync.r_.get()) != PGRES_PIPELINE_SYNC || PQexitPipelineMode(c) != 1) return failed();
