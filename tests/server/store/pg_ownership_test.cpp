@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <latch>
 #include <map>
 #include <string>
@@ -230,6 +231,32 @@ TEST_F(PgOwnershipTest, ARecordTheServerRejectsIsRefusedAloneInAPipelinedTurn) {
     EXPECT_EQ(stored(), (Games{{"g", {"h2e2"}}, {"i", {"h2e2"}}}));
     commit_ok(*a, {move("i", 2)});  // the game started in the fallback turn is owned and fenced as any
     EXPECT_EQ(owner(*a, "i"), std::optional<std::string>("A"));
+}
+
+// A database of schema version 1 (before ownership) is brought to version 2 on open: its live
+// games have no owner, so a single node still restores them and a node with an id does not.
+TEST_F(PgOwnershipTest, AVersion1DatabaseIsMigratedAndItsGamesHaveNoOwner) {
+    {
+        auto single = open("");
+        ASSERT_TRUE(single);
+        commit_ok(*single, {start("old", 1), move("old", 1)});
+    }
+    auto raw = pg::Connection::open(conninfo_, std::chrono::seconds(5));
+    ASSERT_TRUE(raw) << raw.error().message;
+    auto back = raw->exec(
+        "ALTER TABLE games DROP COLUMN owner; DROP SEQUENCE xq_fence; DROP SEQUENCE xq_turn_epoch; "
+        "UPDATE xq_meta SET value = 1 WHERE key = 'schema_version'");
+    ASSERT_TRUE(back) << back.error().message;
+
+    auto a = open("A");
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->schema_version(), 2);
+    auto version = raw->exec("SELECT value FROM xq_meta WHERE key = 'schema_version'");
+    ASSERT_TRUE(version);
+    EXPECT_EQ(version->int64(0, 0), 2);
+    EXPECT_EQ(owner(*a, "old"), std::optional<std::string>());
+    EXPECT_EQ(moves_of(*a->load_recoverable_games()), Games{});
+    EXPECT_EQ(stored(), (Games{{"old", {"h2e2"}}}));
 }
 
 }  // namespace
