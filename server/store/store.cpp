@@ -28,6 +28,8 @@ std::string_view code_name(StoreErrorCode code) {
             return "invalid_argument";
         case StoreErrorCode::VersionMismatch:
             return "version_mismatch";
+        case StoreErrorCode::Fenced:
+            return "fenced";
         case StoreErrorCode::Internal:
             break;
     }

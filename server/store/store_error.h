@@ -18,6 +18,7 @@ enum class StoreErrorCode {
     InvalidArgument,  // a record the store refuses before touching the file
     VersionMismatch,  // the file's schema is newer than this program knows
     Internal,         // anything else SQLite reports (a bug on our side)
+    Fenced,           // another node took the game over (game_ownership.h): this one may not write it
 };
 
 // Stable snake_case names: "open_failed", "corrupt", "io", "constraint", "not_found", ...

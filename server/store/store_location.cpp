@@ -18,7 +18,8 @@ StoreResult<std::unique_ptr<Store>> open_store(const StoreLocation& where) {
         if (file->checkpoint_thread) (void)store->checkpoint_on_thread(std::chrono::milliseconds(200));
         return std::make_unique<SqliteStore>(std::move(*store));
     }
-    auto store = PgStore::open(std::get<PostgresLocation>(where).conninfo);
+    const auto& database = std::get<PostgresLocation>(where);
+    auto store = PgStore::open(database.conninfo, PgStoreOptions{database.node});
     if (!store) return std::unexpected(std::move(store.error()));
     return std::unique_ptr<Store>(std::move(*store));
 }

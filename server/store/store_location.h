@@ -20,6 +20,7 @@ struct SqliteLocation {
 };
 struct PostgresLocation {
     std::string conninfo;  // "host=/tmp/x port=5432 dbname=xq" or "postgresql://..."
+    std::string node = {};  // this node's id in a cluster (game_ownership.h); "" = a single node
 };
 using StoreLocation = std::variant<SqliteLocation, PostgresLocation>;
 

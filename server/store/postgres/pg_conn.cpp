@@ -85,6 +85,93 @@ StoreResult<Result> Connection::exec(std::string_view sql, const std::vector<Par
     return r;
 }
 
+namespace {
+
+// Writes what libpq holds, reading the server's answers meanwhile, so that neither side waits on
+// a full socket buffer (libpq's advice for pipeline mode). False when the connection failed.
+bool flush_reading(pg_conn* c) {
+    for (;;) {
+        const int left = PQflush(c);
+        if (left == 0) return true;
+        if (left < 0) return false;
+        pollfd p{PQsocket(c), POLLIN | POLLOUT, 0};
+        if (::poll(&p, 1, -1) < 0) continue;  // EINTR
+        if ((p.revents & (POLLIN | POLLERR | POLLHUP)) && !PQconsumeInput(c)) return false;
+    }
+}
+
+}  // namespace
+
+StoreResult<std::vector<StoreResult<Result>>> Connection::pipeline(std::span<const Statement> statements) {
+    pg_conn* c = c_.get();
+    if (broken()) return std::unexpected(StoreError{StoreErrorCode::Io, "postgres: not connected"});
+    auto failed = [&]() -> StoreResult<std::vector<StoreResult<Result>>> {
+        StoreError e = statement_error(c, nullptr);
+        if (PQstatus(c) == CONNECTION_OK) {  // still up but unusable in its state: don't reuse it
+            c_.reset();
+            e.code = StoreErrorCode::Io;
+        }
+        return std::unexpected(std::move(e));
+    };
+    if (PQenterPipelineMode(c) != 1 || PQsetnonblocking(c, 1) != 0) return failed();
+    std::vector<std::string> preparing(statements.size());  // the name a statement is prepared under here
+    std::unordered_map<std::string_view, std::string> now;  // what this pipeline prepares
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+        const Statement& s = statements[i];
+        std::vector<const char*> values;
+        values.reserve(s.params.size());
+        for (const Param& p : s.params) values.push_back(p ? p->c_str() : nullptr);
+        const int n = static_cast<int>(values.size());
+        bool sent = false;
+        if (n == 0) {
+            sent = PQsendQueryParams(c, s.sql.c_str(), 0, nullptr, nullptr, nullptr, nullptr, 0);
+        } else {
+            std::string name;
+            if (const auto it = prepared_.find(s.sql); it != prepared_.end()) {
+                name = it->second;
+            } else if (const auto here = now.find(s.sql); here != now.end()) {
+                name = here->second;  // prepared earlier in this pipeline
+            } else {
+                name = "xq" + std::to_string(++names_);
+                preparing[i] = name;
+                now.emplace(s.sql, name);
+            }
+            sent = (preparing[i].empty() || PQsendPrepare(c, name.c_str(), s.sql.c_str(), n, nullptr)) &&
+                   PQsendQueryPrepared(c, name.c_str(), n, values.data(), nullptr, nullptr, 0);
+        }
+        if (!sent) return failed();
+    }
+    if (PQpipelineSync(c) != 1 || !flush_reading(c) || PQsetnonblocking(c, 0) != 0) return failed();
+    // Answers, in order: each statement's result (after its preparation's) then a null, and the
+    // Sync's at the end.
+    std::vector<StoreResult<Result>> out;
+    out.reserve(statements.size());
+    auto next = [&]() -> std::optional<Result> {
+        Result r(PQgetResult(c));
+        if (!r.r_ || PQstatus(c) != CONNECTION_OK) return std::nullopt;
+        while (pg_result* extra = PQgetResult(c)) PQclear(extra);
+        if (PQstatus(c) != CONNECTION_OK) return std::nullopt;
+        return r;
+    };
+    for (std::size_t i = 0; i < statements.size(); ++i) {
+        if (!preparing[i].empty()) {
+            auto prepared = next();
+            if (!prepared) return failed();
+            if (PQresultStatus(prepared->r_.get()) == PGRES_COMMAND_OK) prepared_.emplace(statements[i].sql, preparing[i]);
+        }
+        auto r = next();
+        if (!r) return failed();
+        const ExecStatusType status = PQresultStatus(r->r_.get());
+        if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) out.emplace_back(std::move(*r));
+        else if (status == PGRES_PIPELINE_ABORTED)
+            out.emplace_back(std::unexpected(StoreError{StoreErrorCode::Internal, "postgres: skipped after an earlier error"}));
+        else out.emplace_back(std::unexpected(statement_error(c, r->r_.get())));
+    }
+    Result sync(PQgetResult(c));
+    if (!sync.r_ || PQresultStatus(sync.r_.get()) != PGRES_PIPELINE_SYNC || PQexitPipelineMode(c) != 1) return failed();
+    return out;
+}
+
 StoreError statement_error(pg_conn* c, pg_result* r) {
     std::string message = r ? PQresultErrorMessage(r) : PQerrorMessage(c);
     while (!message.empty() && (message.back() == '\n' || message.back() == ' ')) message.pop_back();

@@ -8,8 +8,10 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "server/store/store_error.h"
@@ -49,6 +51,12 @@ private:
     std::unique_ptr<pg_result, Clear> r_;
 };
 
+// A statement and its parameters, for a pipeline.
+struct Statement {
+    std::string sql;
+    std::vector<Param> params;
+};
+
 class Connection {
 public:
     // Connects within `timeout` (libpq's own connect_timeout counts whole seconds, at least 2).
@@ -57,6 +65,12 @@ public:
     // One statement with its parameters. A refusal by the server (a constraint, a timeout) is an
     // error with the connection still usable; a lost connection makes broken() true.
     StoreResult<Result> exec(std::string_view sql, const std::vector<Param>& params = {});
+    // Statements sent together in libpq's pipeline mode and read after one Sync: one round trip
+    // for all. Those with parameters are prepared on first use and kept for the connection's
+    // life, so the server plans each kind of statement once, not once per record. Each has its outcome, in order; after a statement's error the server skips the
+    // rest (their outcome says so) up to the Sync. An error for the whole means the connection
+    // failed midway (broken() is then true): what the server did of it is unknown.
+    StoreResult<std::vector<StoreResult<Result>>> pipeline(std::span<const Statement> statements);
     bool broken() const;
 
 private:
@@ -65,6 +79,8 @@ private:
     };
     explicit Connection(pg_conn* c) : c_(c) {}
     std::unique_ptr<pg_conn, Finish> c_;
+    std::unordered_map<std::string, std::string> prepared_;  // statement text -> its name
+    std::size_t names_ = 0;
 };
 
 // The error a failed statement gives, named by its SQLSTATE: class 23 (a constraint) is

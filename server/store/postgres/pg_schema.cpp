@@ -111,6 +111,16 @@ CREATE TABLE rating_history (
 );
 )sql";
 
+// Version 2: game ownership (game_ownership.h). A live game's owner node, the sequence its fences
+// come from, and the one turns' numbers start from: each store opened takes a new epoch, so two
+// stores' turns never share a number (undoing one's turn in doubt touches only its own rows).
+constexpr const char* kSchemaV2 = R"sql(
+ALTER TABLE games ADD COLUMN owner text COLLATE "C";
+CREATE INDEX games_live_by_owner ON games (owner) WHERE status = 'live';
+CREATE SEQUENCE xq_fence;
+CREATE SEQUENCE xq_turn_epoch;
+)sql";
+
 }  // namespace
 
 StoreResult<void> PgStore::migrate() {
@@ -127,10 +137,13 @@ StoreResult<void> PgStore::migrate() {
                                               "postgres: schema version " + std::to_string(found) + " is newer than " +
                                                   std::to_string(kSchemaVersion)});
         if (found == kSchemaVersion) return {};
-        // Version 0 to 1 in one transaction: a failure leaves no half schema.
-        if (auto begun = run("BEGIN"); !begun) return std::unexpected(std::move(begun.error()));
-        auto created = run(kSchemaV1);
-        if (created) created = run("INSERT INTO xq_meta VALUES ('schema_version', 1)");
+        // Every step from `found` in one transaction: a failure leaves no half schema.
+        StoreResult<pg::Result> created = run("BEGIN");
+        if (created && found < 1) created = run(kSchemaV1);
+        if (created && found < 2) created = run(kSchemaV2);
+        if (created)
+            created = run("INSERT INTO xq_meta VALUES ('schema_version', $1) ON CONFLICT (key) DO UPDATE SET value = $1",
+                          {pg::param(kSchemaVersion)});
         if (created) created = run("COMMIT");
         if (!created) {
             (void)run("ROLLBACK");

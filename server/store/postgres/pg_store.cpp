@@ -93,14 +93,18 @@ pg::Param provisional_after(const std::optional<RatingUpdate>& u) {
 
 }  // namespace
 
-PgStore::PgStore(std::string conninfo) : conninfo_(std::move(conninfo)), node_(random_node_id()) {}
+PgStore::PgStore(std::string conninfo, PgStoreOptions options)
+    : conninfo_(std::move(conninfo)), node_(random_node_id()), owner_(std::move(options.node)) {}
 
-StoreResult<std::unique_ptr<PgStore>> PgStore::open(std::string conninfo) {
-    std::unique_ptr<PgStore> store(new PgStore(std::move(conninfo)));
+StoreResult<std::unique_ptr<PgStore>> PgStore::open(std::string conninfo, PgStoreOptions options) {
+    std::unique_ptr<PgStore> store(new PgStore(std::move(conninfo), std::move(options)));
     auto conn = pg::Connection::open(store->conninfo_, std::chrono::seconds(5));  // at startup, a little patience
     if (!conn) return std::unexpected(std::move(conn.error()));
     store->conn_.emplace(std::move(*conn));
     if (auto migrated = store->migrate(); !migrated) return std::unexpected(in_context(std::move(migrated.error()), "postgres schema"));
+    auto epoch = store->run("SELECT nextval('xq_turn_epoch')");
+    if (!epoch) return std::unexpected(in_context(std::move(epoch.error()), "postgres turn epoch"));
+    store->turn_ = epoch->int64(0, 0) << 32;
     if (auto live = store->load_recoverable_games(); !live) return std::unexpected(std::move(live.error()));
     return store;
 }
@@ -154,6 +158,7 @@ StoreResult<void> PgStore::clear() {
     auto done = run("TRUNCATE games, journal, xq_turns, sessions, ratings, rating_history, accounts");
     if (!done) return std::unexpected(in_context(std::move(done.error()), "clear the store"));
     mirror_.reset({});
+    fences_.clear();
     return {};
 }
 

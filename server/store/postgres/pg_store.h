@@ -19,30 +19,49 @@
 // While the database is away, load_recoverable_games answers from a mirror of the committed live
 // games (live_mirror.h): the dispatcher rebuilds a room whose turn was refused from it, so the
 // room goes back to its last durable state instead of being aborted.
+//
+// A turn goes out in one round trip (libpq's pipeline mode): BEGIN, one statement per record and
+// COMMIT, the answers read after. Each record's statement refuses the expected cases (not the next
+// ply, not live, fenced) by touching nothing and saying why in its answer row, so the others still
+// commit. A record the server rejects outright (a rare error) aborts that attempt; the turn is
+// then done again statement by statement with a savepoint per record, as is a turn that finishes
+// a game (pg_journal.cpp, pg_journal_sql.cpp).
+//
+// Opened with a node id, the store owns games (game_ownership.h, pg_ownership.cpp): those it
+// starts or takes over, whose fences it remembers; every journal write of a game is conditional
+// on that fence.
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
 
+#include "server/store/game_ownership.h"
 #include "server/store/live_mirror.h"
 #include "server/store/postgres/pg_conn.h"
 #include "server/store/store.h"
 
 namespace xq::server {
 
-class PgStore final : public Store {
+struct PgStoreOptions {
+    std::string node = {};  // this node's id in a cluster; "" = a single node: no ownership, no fencing
+};
+
+class PgStore final : public Store, public GameOwnership {
 public:
     using Store::list_archived;
     using Store::list_archived_of_account;
     using Store::load_recoverable_games;
 
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
     static constexpr std::chrono::milliseconds kConnectTimeout{250};
 
     // Connects (failing if the database cannot be reached now) and creates the tables if needed.
-    static StoreResult<std::unique_ptr<PgStore>> open(std::string conninfo);
+    static StoreResult<std::unique_ptr<PgStore>> open(std::string conninfo, PgStoreOptions options = {});
 
     StoreResult<void> archive_game(const ArchivedGame& game) override;
     std::vector<StoreError> archive_games(std::span<const ArchivedGame> games) override;
@@ -78,12 +97,17 @@ public:
     int schema_version() const override { return kSchemaVersion; }
     StoreResult<void> clear() override;
 
+    const std::string& node() const override { return owner_; }
+    StoreResult<std::vector<RecoverableGame>> take_over(std::string_view dead_node, std::int64_t limit) override;
+    StoreResult<std::vector<std::string>> live_owners() override;
+    StoreResult<std::optional<std::string>> owner_of(std::string_view game) override;
+
     // Whether a turn's outcome is still unknown, and whether a connection is up (a test's view).
     bool turn_in_doubt() const { return doubt_.has_value(); }
     bool connected() const { return conn_ && !conn_->broken(); }
 
 private:
-    explicit PgStore(std::string conninfo);
+    PgStore(std::string conninfo, PgStoreOptions options);
 
     // The live connection, reconnecting if the backoff allows; an Io error while the database is away.
     StoreResult<pg::Connection*> connection();
@@ -95,9 +119,35 @@ private:
     StoreResult<void> migrate();
     StoreResult<void> insert_archived(const ArchivedGame& game);
     StoreResult<void> write_ratings(const ArchivedGame& game);
-    StoreResult<void> apply(const JournalRecord& record, std::int64_t turn);
-    // One attempt at a turn; with `isolate` each record has its own savepoint.
-    StoreResult<std::vector<JournalFailure>> commit_turn(std::span<const JournalRecord> records, bool isolate);
+    // A record as the one statement that applies it and answers one row: (applied, the game's
+    // plies or NULL when it is not live, its fence); not for a finish. Invalid records are refused
+    // before any statement (pg_journal_sql.cpp).
+    StoreResult<pg::Statement> plan(const JournalRecord& record, std::int64_t turn) const;
+    // The refusal that answer row means, if any.
+    std::optional<StoreError> verdict(const JournalRecord& record, const pg::Result& answer) const;
+    // One record on its own (a finish, or a turn done statement by statement): the fence a start
+    // got, else 0.
+    StoreResult<std::int64_t> apply(const JournalRecord& record, std::int64_t turn);
+    StoreResult<void> apply_finish(const ArchivedGame& game, std::int64_t turn);
+    // The fence condition's two parameters for a game: none without a node id (no condition);
+    // else the fence held (-1, which no game has, for a game this node does not own) and, for a
+    // game started earlier in this turn (starting_), the turn.
+    void add_fence_params(std::vector<pg::Param>& params, std::string_view game, std::int64_t turn) const;
+    bool fenced(std::string_view game, std::int64_t fence) const;
+    // A turn in one round trip; nullopt when a record raised an error (nothing stored: do it again
+    // with commit_isolated).
+    StoreResult<std::optional<std::vector<JournalFailure>>> commit_pipelined(std::span<const JournalRecord> records);
+    // A turn statement by statement, each record under its own savepoint.
+    StoreResult<std::vector<JournalFailure>> commit_isolated(std::span<const JournalRecord> records);
+    // After a committed turn: the fences of the games it started, and forgetting those it ended
+    // or that were refused as fenced (records[i] applied, with the fence a start got).
+    void note_ownership(std::span<const JournalRecord> records, const std::vector<std::pair<std::size_t, std::int64_t>>& applied,
+                        const std::vector<JournalFailure>& failures);
+    // The live games matching `which` (a condition on games g), replayed, oldest first, inside
+    // the caller's transaction; their fences go to `fences` when given.
+    StoreResult<std::vector<RecoverableGame>> read_live(const std::string& which, const std::vector<pg::Param>& params,
+                                                        std::vector<StoreError>* damaged,
+                                                        std::unordered_map<std::string, std::int64_t>* fences);
     // After a reconnect: was the turn in doubt committed? Then undo it.
     StoreResult<void> settle_doubt();
     StoreResult<ArchivePage> page_of(const std::string& count_sql, const std::vector<pg::Param>& count_params,
@@ -113,6 +163,9 @@ private:
     std::int64_t turn_ = 0;
     std::optional<std::int64_t> doubt_;  // a turn whose COMMIT got no answer
     LiveMirror mirror_;  // the live games as committed: recovery's answer while the database is away
+    std::string owner_;  // the node id this store owns games as ("" = none)
+    std::unordered_map<std::string, std::int64_t> fences_;  // game -> the fence this store holds
+    std::unordered_set<std::string> starting_;  // games the turn being written starts
 };
 
 }  // namespace xq::server
