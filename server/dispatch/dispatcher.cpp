@@ -341,12 +341,34 @@ void Dispatcher::release() {
     const TurnJournal::Outcome outcome = outbox_.release();
     if (outcome.failed.empty()) return;
     log(LogLevel::Error, "journal: ", outcome.failed.size(), " game(s) could not be stored; rolled back");
-    for (const RoomId& id : outcome.failed) roll_back(id);
+    for (const RoomId& id : outcome.failed)
+        if (!outcome.fenced.contains(id)) roll_back(id);
     for (const TurnJournal::Asker& a : outcome.askers)
         if (auto client = clients_.find(a.who); client != clients_.end())
             send(client->second, wire::error(a.request_id, proto::ErrorCode::Internal,
                                              "the server could not store that; nothing was changed",
                                              wire::game_id(a.room)));
+    for (const RoomId& id : outcome.fenced) give_up(id);
+}
+
+void Dispatcher::give_up(const RoomId& id) {
+    log(LogLevel::Warn, "journal: game ", id, " belongs to another node now; leaving it to that node");
+    if (const auto members = members_.find(id); members != members_.end())
+        for (const auto& [who, role] : members->second)
+            if (auto client = clients_.find(who); client != clients_.end()) client->second.peer->close(CloseReason::ByServer, true);
+    forget_room(id);
+    lobby_.release_room(id);
+}
+
+std::vector<RoomId> Dispatcher::adopt_games(const std::vector<RecoverableGame>& games) {
+    const auto report = restore_games(games, lobby_, random_, now(), std::chrono::duration_cast<Millis>(config_.grace));
+    for (const RoomId& id : report.private_rooms) private_rooms_.insert(id);
+    for (const RoomId& id : report.rooms) {
+        mark_accounts(id);
+        arm_flag_timer(lobby_.find(id));
+    }
+    for (const std::string& e : report.errors) log(LogLevel::Error, "takeover: ", e);
+    return report.rooms;
 }
 
 // The room goes back to what the journal holds. A game whose start was never stored is aborted.

@@ -118,6 +118,10 @@ public:
     // that node knows it; that node has applied the rate limits. Never forwarded again.
     void on_forwarded(const std::shared_ptr<Peer>& remote, const proto::NodeIdentity& who, std::string_view frame);
 
+    // Games this node took over from a dead node (GameOwnership::take_over): rooms again, as after
+    // a restart; their players resume with their tokens. The ids of the games restored.
+    std::vector<RoomId> adopt_games(const std::vector<RecoverableGame>& games);
+
     // Every peer that has sent a frame and is not closed yet.
     std::vector<std::shared_ptr<Peer>> peers() const;
     const Lobby& lobby() const { return lobby_; }
@@ -188,6 +192,9 @@ private:
     void arm_count_timer();
     // A refused commit refuses the change: the room goes back to what the journal holds.
     void roll_back(const RoomId& id);
+    // Another node took the game over (its fence moved on): the room goes from here, and the
+    // connections in it close, so their clients reconnect and resume on the game's new owner.
+    void give_up(const RoomId& id);
     RatingShifts on_archive(const FinishedGame& game);
     // Seats the players of quick-match pairings (`asker`'s copy answers request `rid`).
     void seat_match(const Match& found, ParticipantId asker, std::uint64_t rid);

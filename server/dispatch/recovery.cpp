@@ -47,8 +47,15 @@ RecoveryReport recover_games(Store& store, Lobby& lobby, RandomSource random, Ti
         report.errors.push_back("reading the journal: " + games.error().message);
         return report;
     }
+    report = restore_games(*games, lobby, std::move(random), now, grace);
     for (const StoreError& e : damaged) report.errors.push_back("not restored: " + e.message);
-    for (const RecoverableGame& g : *games) {
+    return report;
+}
+
+RecoveryReport restore_games(const std::vector<RecoverableGame>& games, Lobby& lobby, RandomSource random, TimePoint now,
+                             Millis grace) {
+    RecoveryReport report;
+    for (const RecoverableGame& g : games) {
         auto room = restore_room(g, random, now, grace);
         if (!room) {
             report.errors.push_back(room.error());

@@ -28,5 +28,8 @@ std::expected<std::unique_ptr<Room>, std::string> restore_room(const Recoverable
                                                                const Room* previous = nullptr);
 
 RecoveryReport recover_games(Store& store, Lobby& lobby, RandomSource random, TimePoint now, Millis grace);
+// The same for games read otherwise (a cluster node's takeover of a dead node's games).
+RecoveryReport restore_games(const std::vector<RecoverableGame>& games, Lobby& lobby, RandomSource random, TimePoint now,
+                             Millis grace);
 
 }  // namespace xq::server

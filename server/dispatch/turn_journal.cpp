@@ -59,7 +59,10 @@ TurnJournal::Outcome TurnJournal::commit(Store& store) {
     if (!done) {
         for (const JournalRecord& r : records_) out.failed.emplace(journal_game_id(r));
     } else {
-        for (const JournalFailure& f : *done) out.failed.emplace(journal_game_id(records_[f.index]));
+        for (const JournalFailure& f : *done) {
+            out.failed.emplace(journal_game_id(records_[f.index]));
+            if (f.error.code == StoreErrorCode::Fenced) out.fenced.emplace(journal_game_id(records_[f.index]));
+        }
     }
     for (Asker& a : askers_)
         if (out.failed.contains(a.room)) out.askers.push_back(std::move(a));

@@ -23,6 +23,7 @@ public:
     };
     struct Outcome {
         std::set<RoomId> failed;     // rooms with a refused record (all noted rooms if the commit failed)
+        std::set<RoomId> fenced;     // of those, rooms another node took over (StoreErrorCode::Fenced)
         std::vector<Asker> askers;   // of the failed rooms
         std::size_t records = 0;
     };

@@ -31,8 +31,10 @@ std::uint64_t secure_random() {
 
 // The loop's SQLite connection never checkpoints; a thread of the store does (sqlite/checkpointer.h).
 std::unique_ptr<Store> open_configured_store(const ServerConfig& config) {
-    const StoreLocation where = config.postgres.empty() ? StoreLocation(SqliteLocation{config.db, true})
-                                                        : StoreLocation(PostgresLocation{config.postgres});
+    // A cluster node's store knows its id: it writes only the games it owns (game_ownership.h).
+    const StoreLocation where = config.postgres.empty()
+                                    ? StoreLocation(SqliteLocation{config.db, true})
+                                    : StoreLocation(PostgresLocation{config.postgres, config.cluster ? config.cluster->id : ""});
     auto store = open_store(where);
     if (!store) throw std::runtime_error("cannot open the database: " + store.error().message);
     return std::move(*store);
@@ -63,7 +65,12 @@ Server::Server(asio::io_context& io, ServerConfig config)
     if (config_.cluster)
         // A node that lost its lease may find its games taken over: it stops, and its clients
         // reconnect to another node.
-        node_ = std::make_unique<node::ClusterNode>(io.get_executor(), dispatcher_, *config_.cluster, [this] { stop(); });
+    {
+        auto* ownership = dynamic_cast<GameOwnership*>(store_.get());
+        if (!ownership) throw std::runtime_error("a cluster node needs the PostgreSQL store (--postgres)");
+        node_ = std::make_unique<node::ClusterNode>(io.get_executor(), dispatcher_, *ownership, *config_.cluster,
+                                                    [this] { stop(); });
+    }
     if (config_.discovery) {
         discovery_.emplace(io, udp::endpoint(config_.listen.address(), *config_.discovery), [this] {
             return proto::DiscoveryReply{config_.name, listener_.port(),

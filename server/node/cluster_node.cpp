@@ -26,9 +26,11 @@ std::string random_token() {
 
 }  // namespace
 
-ClusterNode::ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher, NodeOptions options, std::function<void()> lost)
+ClusterNode::ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher, GameOwnership& ownership, NodeOptions options,
+                         std::function<void()> lost)
     : executor_(executor),
       dispatcher_(dispatcher),
+      ownership_(ownership),
       options_(std::move(options)),
       lost_(std::move(lost)),
       publish_timer_(executor),
@@ -130,14 +132,23 @@ void ClusterNode::close(const std::string& node, std::uint64_t session, bool flu
     send(node, {session, proto::NodeClose{flush}});
 }
 
+// A dead owner is still named: forward() then parks the request until the game has a new owner.
 std::optional<std::string> ClusterNode::remote_owner(std::uint64_t game) {
-    auto owner = replica_->owner(game);
-    if (!owner || *owner == options_.id) return std::nullopt;
-    return owner;
+    if (const auto* entry = replica_->find(game)) {
+        if (entry->owner == options_.id) return std::nullopt;
+        return entry->owner;
+    }
+    if (const auto it = orphans_.find(game); it != orphans_.end()) return it->second;  // forgotten with its owner
+    return std::nullopt;
 }
 
 void ClusterNode::forward(const std::string& node, const std::shared_ptr<Peer>& peer, const proto::NodeIdentity& who,
                           std::string_view frame) {
+    if (dead(node)) {
+        ++stats_.parked;
+        parked_.push_back({peer, std::string(frame), std::chrono::steady_clock::now()});
+        return;
+    }
     auto& entry = forwarded_[peer->id()];
     entry.peer = peer;
     entry.nodes.insert(node);
@@ -265,11 +276,17 @@ void ClusterNode::publish_lobby() {
     }
 }
 
-// Every node we share sessions with, asked whether it still holds its lease.
+// Every node we share sessions with, and every owner of a live game, asked whether it still
+// holds its lease; the games of dead ones claimed.
 void ClusterNode::check_nodes() {
-    std::set<std::string> nodes;
+    std::set<std::string> nodes = dead_;
     for (const auto& [key, peer] : remote_) nodes.insert(key.first);
     for (const auto& [id, entry] : forwarded_) nodes.insert(entry.nodes.begin(), entry.nodes.end());
+    if (auto owners = ownership_.live_owners()) nodes.insert(owners->begin(), owners->end());
+    else log(LogLevel::Warn, "cluster: cannot read the owners of live games: ", owners.error().message);
+    nodes.erase(options_.id);
+    for (const std::string& node : std::set<std::string>(dead_)) take_over(node);
+    retry_parked();
     for (const std::string& node : nodes) {
         if (!checking_.insert(node).second) continue;
         leases_->holder(cluster::node_lease_key(node),
@@ -279,8 +296,12 @@ void ClusterNode::check_nodes() {
                             if (!r) return;  // an error proves nothing
                             // Twice in a row, a check apart: a node just started may not hold its
                             // lease yet when its first requests arrive.
-                            if (r->has_value()) absent_.erase(node);
-                            else if (!absent_.insert(node).second) node_died(node);
+                            if (r->has_value()) {
+                                absent_.erase(node);
+                                dead_.erase(node);  // back (a restarted node with its id)
+                            } else if (!dead_.contains(node) && !absent_.insert(node).second) {
+                                node_died(node);
+                            }
                         });
     }
 }
@@ -299,6 +320,60 @@ void ClusterNode::node_died(const std::string& node) {
     for (auto& [id, entry] : forwarded_)
         if (entry.nodes.erase(node))
             if (const auto peer = entry.peer.lock()) peer->close(CloseReason::ByServer, true);
+    dead_.insert(node);
+    for (const auto& [game, entry] : replica_->entries())
+        if (entry.owner == node) orphans_[game] = node;
+    take_over(node);
+}
+
+void ClusterNode::take_over(const std::string& node) {
+    for (;;) {
+        auto games = ownership_.take_over(node, options_.takeover_batch);
+        if (!games) return log(LogLevel::Warn, "cluster: cannot claim the games of ", node, ": ", games.error().message);
+        if (games->empty()) break;
+        const auto rooms = dispatcher_.adopt_games(*games);
+        stats_.taken_over += games->size();
+        log(LogLevel::Info, "cluster: took over ", rooms.size(), " game(s) of node ", node);
+        for (const RoomId& id : rooms) published_.erase(wire::game_id(id));  // put again under our id
+    }
+    // Every game of the dead node has a live owner now (us or another survivor): its entries go,
+    // so that each new owner's own entries may replace them.
+    replica_->forget_node(node);
+    publish_lobby();
+    retry_parked();
+}
+
+void ClusterNode::retry_parked() {
+    if (parked_.empty()) return;
+    std::erase_if(orphans_, [&](const auto& kv) {
+        const auto* entry = replica_->find(kv.first);
+        return (entry && !dead(entry->owner)) || dispatcher_.lobby().find(*wire::room_id(kv.first));
+    });
+    const auto now = std::chrono::steady_clock::now();
+    auto parked = std::move(parked_);
+    parked_.clear();
+    for (Parked& p : parked) {
+        const auto peer = p.peer.lock();
+        if (!peer || !peer->open()) continue;
+        const auto message = proto::decode_client(p.frame);
+        if (!message) continue;
+        const auto game = routed_game(message->body);
+        const auto owner = game ? remote_owner(*game) : std::nullopt;
+        if (owner && dead(*owner)) {
+            if (now - p.since < options_.park_limit) {
+                parked_.push_back(std::move(p));
+            } else {
+                proto::Error refusal;
+                refusal.code = proto::ErrorCode::TryLater;
+                refusal.message = "the game's server stopped and no other has taken the game over yet";
+                refusal.game_id = game.value_or(0);
+                refusal.retry_after_ms = 2000;
+                peer->deliver(proto::encode(proto::ServerMessage{message->request_id, refusal}));
+            }
+            continue;
+        }
+        dispatcher_.on_frame(peer, p.frame);  // routed afresh: ours now, or to its new owner
+    }
 }
 
 }  // namespace xq::server::node

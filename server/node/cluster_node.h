@@ -23,6 +23,7 @@
 #include "server/dispatch/dispatcher.h"
 #include "server/dispatch/router.h"
 #include "server/node/remote_peer.h"
+#include "server/store/game_ownership.h"
 
 namespace xq::server::node {
 
@@ -35,6 +36,10 @@ struct NodeOptions {
     // checked (a node whose lease is gone is dead: its sessions' seats here go away).
     std::chrono::milliseconds publish_every{200};
     std::chrono::milliseconds check_nodes_every{1000};
+    // A request about a game whose owner died waits this long for the game's new owner, then is
+    // answered TRY_LATER.
+    std::chrono::milliseconds park_limit{20000};
+    std::int64_t takeover_batch = 100;  // games claimed per transaction
     cluster::LeaseKeeperOptions lease;
 };
 
@@ -45,13 +50,17 @@ struct NodeStats {
     std::uint64_t relayed = 0;        // payloads from owners for our sessions (one per session)
     std::uint64_t malformed = 0;      // node messages that did not decode
     std::uint64_t dead_nodes = 0;     // nodes found without a lease
+    std::uint64_t taken_over = 0;     // games claimed from dead nodes
+    std::uint64_t parked = 0;         // requests that waited for a game's new owner
 };
 
 class ClusterNode final : public Router, private RemoteLink {
 public:
     // `lost` is called once if our lease is lost (a long pause, Redis unreachable past the TTL):
-    // the server then stops, so its clients go to another node.
-    ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher, NodeOptions options, std::function<void()> lost);
+    // the server then stops, so its clients go to another node. `ownership` is the store's
+    // (PostgreSQL opened with this node's id): how dead nodes' games are claimed.
+    ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher, GameOwnership& ownership, NodeOptions options,
+                std::function<void()> lost);
     ~ClusterNode() override;
     ClusterNode(const ClusterNode&) = delete;
     ClusterNode& operator=(const ClusterNode&) = delete;
@@ -96,6 +105,11 @@ private:
     void publish_lobby();
     void check_nodes();
     void node_died(const std::string& node);
+    // Claims a dead node's games (each once among the survivors) and restores them here.
+    void take_over(const std::string& node);
+    // Requests about games whose owner died, sent on once the game has a live owner (or TRY_LATER).
+    void retry_parked();
+    bool dead(const std::string& node) const { return dead_.contains(node); }
     void arm(asio::steady_timer& timer, std::chrono::milliseconds every, void (ClusterNode::*tick)());
 
     struct Outgoing {
@@ -104,7 +118,14 @@ private:
     };
 
     asio::any_io_executor executor_;
+    struct Parked {
+        std::weak_ptr<Peer> peer;
+        std::string frame;
+        std::chrono::steady_clock::time_point since;
+    };
+
     Dispatcher& dispatcher_;
+    GameOwnership& ownership_;
     NodeOptions options_;
     std::function<void()> lost_;
     std::shared_ptr<cluster::RedisClient> redis_;
@@ -118,6 +139,9 @@ private:
     std::map<RemoteKey, std::shared_ptr<RemotePeer>> remote_;
     std::set<std::string> checking_;  // nodes whose lease is being read
     std::set<std::string> absent_;    // nodes found without a lease once: dead if again
+    std::set<std::string> dead_;      // nodes found dead whose games may not all be claimed yet
+    std::map<std::uint64_t, std::string> orphans_;  // games of dead nodes → that node, until re-owned
+    std::vector<Parked> parked_;
     std::uint64_t next_remote_id_ = std::uint64_t{1} << 62;  // apart from the listener's session ids
     std::unordered_map<std::uint64_t, std::string> published_;  // game → what we put
     std::vector<Outgoing> outgoing_;

@@ -170,6 +170,9 @@ public:
     // room that comes back already finished is handed to the archive at once. `join_code_hash`:
     // the hash the journal keeps.
     void adopt(std::unique_ptr<Room> room, std::optional<std::string> join_code_hash, TimePoint now);
+    // A room this server no longer owns (a cluster node whose game another node took over): gone
+    // from here without an end, archived by nobody here.
+    void release_room(const RoomId& id) { rooms_.erase(id); }
     // The hash of a private room's join code (what the journal keeps); nullopt for a public room.
     std::optional<std::string> join_code(const RoomId& id) const;
 
