@@ -20,7 +20,7 @@ LeaseKeeper::LeaseKeeper(asio::any_io_executor executor, std::shared_ptr<Leases>
     : leases_(std::move(leases)),
       node_(std::move(node)),
       token_(std::move(token)),
-      key_(node_lease_key(node_)),
+      key_(options.key.empty() ? node_lease_key(node_) : options.key),
       options_(options),
       on_acquired_(std::move(on_acquired)),
       on_lost_(std::move(on_lost)),
