@@ -172,12 +172,14 @@ void LobbyReplica::erase(std::uint64_t game) {
 
 void LobbyReplica::on_message(std::string_view payload) {
     if (snapshot_in_flight_) {
-        if (buffered_.size() >= options_.max_entries) {
+        if (buffered_.size() >= options_.max_entries || buffered_bytes_ + payload.size() > options_.max_buffered_bytes) {
             // Too much to hold while the read is out: drop it all and read again after.
             buffered_.clear();
+            buffered_bytes_ = 0;
             resync_again_ = true;
             return;
         }
+        buffered_bytes_ += payload.size();
         buffered_.emplace_back(payload);
         return;
     }
@@ -214,6 +216,7 @@ void LobbyReplica::resync() {
     }
     snapshot_in_flight_ = true;
     buffered_.clear();
+    buffered_bytes_ = 0;
     ++stats_.resyncs;
     client_->command({"HGETALL", kLobbyKey}, [self = shared_from_this()](RedisClient::Result r) {
         if (!self->stopped_) self->on_snapshot(std::move(r));
@@ -225,6 +228,7 @@ void LobbyReplica::on_snapshot(RedisClient::Result result) {
     if (!result || result->type != Reply::Type::Array) {
         log(LogLevel::Warn, "lobby: full read failed: ", result ? "not an array" : result.error().detail);
         buffered_.clear();
+        buffered_bytes_ = 0;
         // A lost connection reads again when it is back; anything else is tried again later.
         retry_timer_.expires_after(options_.flush_every);
         retry_timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
@@ -259,6 +263,7 @@ void LobbyReplica::on_snapshot(RedisClient::Result result) {
 
     auto buffered = std::move(buffered_);
     buffered_.clear();
+    buffered_bytes_ = 0;
     for (const auto& message : buffered) on_message(message);
     synced_ = true;
     reconcile(ours_in_redis, others);

@@ -38,6 +38,7 @@ struct LobbyReplicaOptions {
     std::size_t max_batch = 256;                 // games per script call (a flush pipelines several)
     std::size_t max_entries = 200'000;           // the replica's bound; more is counted as malformed
     std::size_t max_summary_bytes = 64 * 1024;
+    std::size_t max_buffered_bytes = 64 << 20;  // messages held while a full read is out
 };
 
 struct LobbyReplicaStats {
@@ -119,6 +120,7 @@ private:
     bool snapshot_in_flight_ = false;
     bool resync_again_ = false;
     std::vector<std::string> buffered_;  // messages met while a full read is in flight
+    std::size_t buffered_bytes_ = 0;
     bool synced_ = false;
     bool stopped_ = false;
     LobbyReplicaStats stats_;

@@ -159,6 +159,21 @@ TEST_F(LobbyReplicaTest, ADeadNodesEntriesAreForgottenAndTakenOver) {
     EXPECT_EQ(c.lobby->find(2)->summary, "b2");
 }
 
+TEST_F(LobbyReplicaTest, APreviousRunsEntriesAreRemovedByTheNextRun) {
+    auto& b = node("b");
+    // Node a's previous process listed games 5 and 6 and died; a restarts with only game 6.
+    raw({"HSET", "xq:lobby", "5", "a|old five", "6", "a|old six"});
+    raw({"SADD", "xq:lobby:node:a", "5", "6"});
+    raw({"PUBLISH", "xq:lobby", "P|5|a|old five"});
+    raw({"PUBLISH", "xq:lobby", "P|6|a|old six"});
+    ASSERT_TRUE(run_until(io_, [&] { return b.lobby->entries().size() == 2; }));
+    auto& a = node("a");
+    a.lobby->put(6, "six");
+    ASSERT_TRUE(all_see({{6, {"a", "six"}}}));
+    EXPECT_EQ(raw({"HEXISTS", "xq:lobby", "5"}), ":0\r\n");
+    EXPECT_EQ(raw({"SMEMBERS", "xq:lobby:node:a"}), "*1\r\n$1\r\n6\r\n");
+}
+
 TEST_F(LobbyReplicaTest, GarbageInRedisIsSkippedAndCounted) {
     raw({"HSET", "xq:lobby", "abc", "x|y"});            // not a game id
     raw({"HSET", "xq:lobby", "014", "x|y"});            // not canonical
