@@ -126,6 +126,12 @@ void LobbyReplica::remove(std::uint64_t game) {
 }
 
 void LobbyReplica::forget_node(const std::string& node, ForgetDone done) {
+    if (!valid_node_id(node) || node == node_) {
+        if (done) asio::post(flush_timer_.get_executor(), [done = std::move(done), node] {
+            done(std::unexpected(RedisError{RedisError::Code::Protocol, "cannot forget node '" + node + "'"}));
+        });
+        return;
+    }
     const std::vector<std::string> keys{std::string(kLobbyKey), lobby_index_key(node)};
     const std::vector<std::string> args{std::string(kLobbyChannel), node};
     forget_script_.run(*client_, keys, args, [self = shared_from_this(), node, done = std::move(done)](RedisClient::Result r) {

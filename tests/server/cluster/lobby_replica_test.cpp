@@ -145,6 +145,10 @@ TEST_F(LobbyReplicaTest, ADeadNodesEntriesAreForgottenAndTakenOver) {
     ASSERT_TRUE(run_until(io_, [&] { return forgotten.has_value(); }));
     ASSERT_TRUE(*forgotten);
     EXPECT_EQ(**forgotten, 3);
+    std::optional<std::expected<std::int64_t, RedisError>> refused;
+    b.lobby->forget_node("b", [&](auto r) { refused = r; });  // never oneself
+    ASSERT_TRUE(run_until(io_, [&] { return refused.has_value(); }));
+    EXPECT_FALSE(*refused);
     ASSERT_TRUE(run_until(io_, [&] { return !c.lobby->owner(2) && !c.lobby->owner(3); }));
     for (std::uint64_t g : {1, 2, 3}) b.lobby->put(g, "b" + std::to_string(g));
     ASSERT_TRUE(run_until(io_, [&] {
