@@ -52,7 +52,12 @@ void LeaseKeeper::try_acquire() {
         if (self->state_ != State::Acquiring) return;
         if (!r || !r->granted) {
             if (!r) log(LogLevel::Warn, "lease: cannot take ", self->key_, ": ", r.error().detail);
-            else log(LogLevel::Warn, "lease: ", self->key_, " is held by ", r->current.holder, " with token ", r->current.token, "; waiting");
+            else {
+                // Once, then quietly: a candidate for a role (the matcher) waits as long as another holds it.
+                const auto level = self->waiting_logged_ ? LogLevel::Debug : LogLevel::Info;
+                self->waiting_logged_ = true;
+                log(level, "lease: ", self->key_, " is held by ", r->current.holder, " with token ", r->current.token, "; waiting");
+            }
             self->schedule(&LeaseKeeper::try_acquire);
             return;
         }

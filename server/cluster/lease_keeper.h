@@ -74,6 +74,7 @@ private:
     asio::steady_timer expiry_;  // valid_until_: no renewal came back in time
     std::chrono::steady_clock::time_point valid_until_{};
     State state_ = State::Idle;
+    bool waiting_logged_ = false;  // "held by another" was said once
 };
 
 }  // namespace xq::cluster
