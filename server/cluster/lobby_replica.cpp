@@ -25,7 +25,7 @@ for i = 3, #ARGV, 3 do
   if op == 'P' then
     if ours then
       redis.call('HSET', KEYS[1], game, prefix .. ARGV[i + 2])
-      redis.call('SADD', KEYS[2], game)
+      if not cur then redis.call('SADD', KEYS[2], game) end
       redis.call('PUBLISH', ARGV[1], 'P|' .. game .. '|' .. prefix .. ARGV[i + 2])
     else
       refused[#refused + 1] = game
