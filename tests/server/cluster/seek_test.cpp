@@ -34,8 +34,9 @@ protected:
         std::vector<std::string> found_claimed;
     };
 
-    // A node's client, seek book and matcher candidate (not started), kept until TearDown.
-    Node& node(const std::string& id, LeaseKeeperOptions lease = {.ttl = 600ms, .renew_every = 150ms, .margin = 50ms}) {
+    // A node's client, seek book and matcher candidate (not started), kept until TearDown. The
+    // lease's TTL leaves room for a loaded machine's late renewals.
+    Node& node(const std::string& id, LeaseKeeperOptions lease = {.ttl = 5s, .renew_every = 500ms, .margin = 100ms}) {
         nodes_.push_back(std::make_unique<Node>());
         Node* n = nodes_.back().get();
         ConnectionOptions options;
@@ -157,8 +158,9 @@ TEST_F(SeekTest, RacingClaimsOfOverlappingPairsClaimEachSeekOnce) {
 }
 
 TEST_F(SeekTest, WhenTheMatcherDiesAnotherNodeIsElectedAndFindsEverySeek) {
-    auto& a = node("a");
-    auto& b = node("b");
+    const LeaseKeeperOptions lease{.ttl = 2s, .renew_every = 200ms, .margin = 100ms};
+    auto& a = node("a", lease);
+    auto& b = node("b", lease);
     a.matcher->start();
     ASSERT_TRUE(run_until(io_, [&] { return a.matcher->is_matcher(); }));
     b.matcher->start();
