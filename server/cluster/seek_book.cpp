@@ -156,6 +156,11 @@ void SeekBook::cancel(const std::string& id, CancelDone done) {
     });
 }
 
+void SeekBook::paired(const std::string& id) {
+    if (held_.erase(id) == 0) return;
+    client_->command({"HDEL", kSeeksKey, id}, [](RedisClient::Result) {});
+}
+
 void SeekBook::forget_node(const std::string& node, CountDone done) {
     const std::vector<std::string> keys{std::string(kSeeksKey)};
     const std::vector<std::string> args{node};

@@ -6,8 +6,10 @@
 // No seek lost: the book remembers the seeks it holds, and on every (re)connection one script
 // puts back those Redis lacks (a restart without persistence emptied it) unless their tombstone
 // says they were claimed meanwhile, and removes this node id's seeks it does not hold (a previous
-// run's, an add whose answer was lost). A cancel and a claim of the same seek are both single
-// scripts: exactly one of them finds it.
+// run's, an add whose answer was lost). A Redis restart also loses the tombstones: a seek claimed
+// just before it is put back if its node had not heard of the pairing, and the matcher, which
+// remembers its claims, skips it (seek_matcher.h). A cancel and a claim of the same seek are both
+// single scripts: exactly one of them finds it.
 
 #include <cstdint>
 #include <expected>
@@ -60,8 +62,9 @@ public:
     void add(std::uint64_t session, std::string bytes, AddDone done);
     // The player no longer seeks: forgotten here at once, whatever Redis answers.
     void cancel(const std::string& id, CancelDone done);
-    // The node learnt that this seek was paired: nothing to put back any more.
-    void paired(const std::string& id) { held_.erase(id); }
+    // The node learnt that this seek was paired: nothing to put back any more, and a copy put
+    // back meanwhile (Redis restarted before the news came) is removed.
+    void paired(const std::string& id);
     // Removes every seek of `node` (dead: its players' connections are gone with it).
     void forget_node(const std::string& node, CountDone done);
 

@@ -96,7 +96,14 @@ void SeekMatcher::read(ReadDone done) {
         if (r->type != Reply::Type::Array) return done(std::unexpected(RedisError{RedisError::Code::Protocol, "HGETALL answered no array"}));
         std::vector<SeekRecord> seeks;
         const auto& e = r->elements;
+        std::erase_if(self->claimed_, [now = std::chrono::steady_clock::now(), ttl = self->options_.tombstone_ttl](const auto& c) {
+            return now - c.second > ttl;
+        });
         for (std::size_t i = 0; i + 1 < e.size(); i += 2) {
+            if (self->claimed_.contains(e[i].text)) {
+                ++self->stats_.reclaimed;
+                continue;
+            }
             auto seek = decode_seek(e[i].text, e[i + 1].text, self->options_.max_seek_bytes);
             if (!seek) {
                 ++self->stats_.malformed;
@@ -119,11 +126,12 @@ void SeekMatcher::claim(const std::string& first, const std::string& second, Cla
     };
     // A matcher that knows it lost the lease (paused past its TTL) does not even ask.
     if (!is_matcher()) return refuse(ClaimResult::NotMatcher);
-    if (first == second) return refuse(ClaimResult::SecondGone);
+    if (claimed_.contains(first)) return refuse(ClaimResult::FirstGone);
+    if (first == second || claimed_.contains(second)) return refuse(ClaimResult::SecondGone);
     const std::vector<std::string> keys{std::string(kSeeksKey), std::string(kMatcherLeaseKey), seek_tombstone_key(first),
                                         seek_tombstone_key(second)};
     const std::vector<std::string> args{first, second, node_ + "|" + token_, std::to_string(options_.tombstone_ttl.count())};
-    claim_script_.run(*leases_->client(), keys, args, [self = shared_from_this(), done = std::move(done)](RedisClient::Result r) {
+    claim_script_.run(*leases_->client(), keys, args, [self = shared_from_this(), first, second, done = std::move(done)](RedisClient::Result r) {
         if (self->stopped_) return;
         if (!r || r->type != Reply::Type::Integer) {
             ++self->stats_.claims_lost;
@@ -134,6 +142,11 @@ void SeekMatcher::claim(const std::string& first, const std::string& second, Cla
                             : r->integer == -1 ? ClaimResult::FirstGone
                                                : ClaimResult::SecondGone;
         ++(result == ClaimResult::Won ? self->stats_.claims_won : self->stats_.claims_lost);
+        if (result == ClaimResult::Won) {
+            const auto now = std::chrono::steady_clock::now();
+            self->claimed_[first] = now;
+            self->claimed_[second] = now;
+        }
         done(result);
     });
 }

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <expected>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,7 @@ struct SeekMatcherStats {
     std::uint64_t claims_lost = 0;  // any other answer
     std::uint64_t malformed = 0;    // seeks in Redis skipped by read()
     std::uint64_t elections = 0;    // times the lease became ours
+    std::uint64_t reclaimed = 0;    // seeks read again after we claimed them (skipped)
 };
 
 class SeekMatcher : public std::enable_shared_from_this<SeekMatcher> {
@@ -64,7 +66,8 @@ public:
     // Certainly the matcher now (LeaseKeeper::held).
     bool is_matcher() const { return keeper_ && keeper_->held(); }
 
-    // Every seek of every node, in arrival order.
+    // Every seek of every node, in arrival order, but those this matcher has claimed already: a
+    // node puts its seeks back after Redis restarted empty, and may not have heard of a pairing.
     void read(ReadDone done);
     // Claims the pair (first, second) if both are still there and we are still the matcher.
     void claim(const std::string& first, const std::string& second, ClaimDone done);
@@ -86,6 +89,7 @@ private:
     std::function<void(const std::string&)> on_deposed_;
     std::shared_ptr<LeaseKeeper> keeper_;
     RedisScript claim_script_;
+    std::map<std::string, std::chrono::steady_clock::time_point> claimed_;  // won, until tombstone_ttl
     bool stopped_ = false;
     SeekMatcherStats stats_;
 };

@@ -259,5 +259,30 @@ TEST_F(SeekTest, SeeksSurviveAReconnectionAndARedisRestart) {
     EXPECT_EQ(read(a)[0].bytes, "three");
 }
 
+TEST_F(SeekTest, APairingNotYetHeardOfWhenRedisRestartsIsNotPairedAgain) {
+    auto& a = node("a");
+    auto& b = node("b");
+    a.matcher->start();
+    ASSERT_TRUE(run_until(io_, [&] { return a.matcher->is_matcher(); }));
+    const auto s1 = add(b, 1, "one");
+    const auto s2 = add(b, 2, "two");
+    const auto s3 = add(b, 3, "three");
+    EXPECT_EQ(claim(a, s1, s2), ClaimResult::Won);
+    // Redis restarts before b hears of the pairing: b puts all three back, tombstones are gone.
+    redis_.kill();
+    redis_.restart();
+    ASSERT_TRUE(run_until(io_, [&] { return a.matcher->is_matcher() && !a.deposed.empty() && b.book->stats().restores >= 2; }));
+    ASSERT_TRUE(run_until(io_, [&] { return raw({"HLEN", "xq:seeks"}) == ":3\r\n"; }));
+    // The matcher remembers what it claimed: only s3 is offered, and s1 cannot be claimed again.
+    EXPECT_EQ(ids(read(a)), (std::set<std::string>{s3}));
+    EXPECT_EQ(a.matcher->stats().reclaimed, 2u);
+    EXPECT_EQ(claim(a, s1, s3), ClaimResult::FirstGone);
+    // b hears of it at last: its copies go.
+    b.book->paired(s1);
+    b.book->paired(s2);
+    ASSERT_TRUE(run_until(io_, [&] { return raw({"HLEN", "xq:seeks"}) == ":1\r\n"; }));
+    EXPECT_EQ(b.book->held().size(), 1u);
+}
+
 }  // namespace
 }  // namespace xq::cluster
