@@ -20,7 +20,7 @@ LeaseKeeper::LeaseKeeper(asio::any_io_executor executor, std::shared_ptr<Leases>
     : leases_(std::move(leases)),
       node_(std::move(node)),
       token_(std::move(token)),
-      key_(node_lease_key(node_)),
+      key_(options.key.empty() ? node_lease_key(node_) : options.key),
       options_(options),
       on_acquired_(std::move(on_acquired)),
       on_lost_(std::move(on_lost)),
@@ -54,8 +54,14 @@ void LeaseKeeper::try_acquire() {
             // At start the connection to Redis is usually still being made: not worth a warning,
             // and worth a quick retry (other nodes take a node without a lease for dead).
             const bool connecting = !r && r.error().code == RedisError::Code::NotConnected;
-            if (!r) log(connecting ? LogLevel::Debug : LogLevel::Warn, "lease: cannot take ", self->key_, ": ", r.error().detail);
-            else log(LogLevel::Warn, "lease: ", self->key_, " is held by ", r->current.holder, " with token ", r->current.token, "; waiting");
+            if (!r) {
+                log(connecting ? LogLevel::Debug : LogLevel::Warn, "lease: cannot take ", self->key_, ": ", r.error().detail);
+            } else {
+                // Once, then quietly: a candidate for a role (the matcher) waits as long as another holds it.
+                const auto level = self->waiting_logged_ ? LogLevel::Debug : LogLevel::Info;
+                self->waiting_logged_ = true;
+                log(level, "lease: ", self->key_, " is held by ", r->current.holder, " with token ", r->current.token, "; waiting");
+            }
             self->schedule(&LeaseKeeper::try_acquire, connecting ? self->options_.renew_every / 10 : self->options_.renew_every);
             return;
         }

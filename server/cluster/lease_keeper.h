@@ -1,6 +1,7 @@
 #pragma once
 // Keeps this node's lease (`xq:node:<id>`, value "id|token") while the node lives: takes it, then
-// renews it every renew_every (TTL ttl), and reports its loss once.
+// renews it every renew_every (TTL ttl), and reports its loss once. Another key (options.key)
+// makes it a role held by one node at a time, as the matcher's (seek_matcher.h).
 //
 // How a paused node learns it lost its lease before it writes again: held() does not wait for a
 // timer or for Redis. The keeper remembers when it SENT the last renewal that succeeded; Redis
@@ -25,6 +26,7 @@ struct LeaseKeeperOptions {
     std::chrono::milliseconds ttl{3000};
     std::chrono::milliseconds renew_every{1000};
     std::chrono::milliseconds margin{100};  // held() ends this much before sent + ttl
+    std::string key{};                      // the lease; empty: the node's, node_lease_key(node)
 };
 
 class LeaseKeeper : public std::enable_shared_from_this<LeaseKeeper> {
@@ -72,6 +74,7 @@ private:
     asio::steady_timer expiry_;  // valid_until_: no renewal came back in time
     std::chrono::steady_clock::time_point valid_until_{};
     State state_ = State::Idle;
+    bool waiting_logged_ = false;  // "held by another" was said once
 };
 
 }  // namespace xq::cluster
