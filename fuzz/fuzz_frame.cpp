@@ -1,7 +1,8 @@
 // fuzz_frame: bytes from the network. The input is a byte stream cut into chunks of random sizes
-// and fed to a proto::FrameReader; every payload it completes is decoded as a client and as a
-// server message. Layout: byte 0 picks the reader's limit (the real 64 KiB, or a small one so
-// oversize headers are common), bytes 1-2 seed the chunk sizes, the rest is the stream.
+// and fed to a proto::FrameReader; every payload it completes is decoded as a client message, a
+// server message, a node message and a game summary. Layout: byte 0 picks the reader's limit (the
+// real 64 KiB, or a small one so oversize headers are common), bytes 1-2 seed the chunk sizes, the
+// rest is the stream.
 
 #include <cstddef>
 #include <cstdint>
@@ -13,6 +14,7 @@
 #include "fuzz/fuzz_check.h"
 #include "proto/codec.h"
 #include "proto/frame.h"
+#include "proto/node_messages.h"
 
 namespace xq::fuzz {
 namespace {
@@ -35,6 +37,9 @@ void check_round_trip(std::string_view payload, Decode decode) {
 void check_payload(std::string_view payload) {
     check_round_trip(payload, [](std::string_view p) { return proto::decode_client(p); });
     check_round_trip(payload, [](std::string_view p) { return proto::decode_server(p); });
+    // What cluster nodes send each other, and the lobby entries they share (node_messages.h).
+    check_round_trip(payload, [](std::string_view p) { return proto::decode_node(p); });
+    check_round_trip(payload, [](std::string_view p) { return proto::decode_summary(p); });
 }
 
 // Chunk sizes from a small xorshift: mostly short chunks, sometimes long ones.
