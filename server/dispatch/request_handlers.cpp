@@ -151,7 +151,7 @@ void Dispatcher::on_list(Client& c, std::uint64_t rid) {
     const ParticipantId who = c.peer->id();
     for (const auto& g : lobby_.open_games(who))
         if (list.open.size() < kListedGames) list.open.push_back(wire::summary(g));
-    for (const auto& g : lobby_.live_games(who))
+    for (const auto& g : lobby_.live_games(who, now()))
         if (list.live.size() < kListedGames) list.live.push_back(wire::summary(g));
     send(c, {rid, std::move(list)});
 }

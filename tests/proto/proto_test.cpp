@@ -34,8 +34,12 @@ GameSummary open_game() {
     return GameSummary{7, GameStatus::Waiting, "alice", ColorChoice::Random, "", "", blitz(), 0, 0, false};
 }
 GameSummary live_game() {
-    return GameSummary{8,   GameStatus::Playing, "bob", ColorChoice::Black, "carol", "bob", capped(), 31, 4,
-                       true};
+    GameSummary g{8, GameStatus::Playing, "bob", ColorChoice::Black, "carol", "bob", capped(), 31, 4, true};
+    // What the lobby page draws the game's small board and clocks from.
+    g.fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+    g.last_move = "h2e2";
+    g.clock = running(Side::Black);
+    return g;
 }
 ArchiveEntry archived() { return ArchiveEntry{12, "alice", "bob", blitz(), perpetual(), 1'760'000'000'123}; }
 // A rated game between two accounts, with both sides' rating changes.
