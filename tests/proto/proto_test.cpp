@@ -281,5 +281,19 @@ TEST(ProtoRoundTrip, ReplyEchoesTheRequestId) {
     EXPECT_EQ(std::get<Pong>(got->body).nonce, 9u);
 }
 
+// The server fills a GameList only while it fits one frame (live games carry their positions), by
+// the summaries' encoded sizes and a bound on the envelope around them.
+TEST(ProtoRoundTrip, GameListSizesAddUp) {
+    GameSummary longest = rated_live_game();
+    longest.red = longest.black = longest.host = std::string(32, 'x');
+    const std::uint64_t rid = ~0ULL;
+    const std::size_t empty = encode(ServerMessage{rid, GameList{}}).size();
+    EXPECT_LE(empty + 3, kGameListEnvelopeBytes);  // + a length of up to 3 bytes once filled
+    const GameList list{{open_game()}, {live_game(), longest}};
+    EXPECT_EQ(encode(ServerMessage{rid, list}).size(),
+              empty + encoded_size_in_list(open_game()) + encoded_size_in_list(live_game()) +
+                  encoded_size_in_list(longest) + 1);  // the list's own length grows to 2 bytes
+}
+
 }  // namespace
 }  // namespace xq::proto
