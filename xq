@@ -76,6 +76,10 @@ usage: ./xq COMMAND [ARGS]
                            frame; --client measures another build's client at rest
   bench differential [GAMES]
                            the Fairy-Stockfish differential test on a larger sample
+  bench web [WATCHERS [DESKTOP [SECONDS [INTERVAL_MS]]]]
+                           one game watched by DESKTOP spectators (1,000) and WATCHERS WebSocket
+                           watchers (5,000) against the same run without the latter: memory per
+                           watcher, delivery p50/p99 per kind, the mover's ack p99 and its ratio
   fuzz TARGET SECONDS | list
                            build a libFuzzer target with clang in build-fuzz/ and run it for SECONDS
                            on build-fuzz/corpus/TARGET (seeded from fuzz/seeds/); prints the executions
@@ -275,10 +279,11 @@ case "$command" in
           --gtest_filter=Differential.LegalMovesMatchFairyStockfish
         ;;
       server) exec "$root/bench/server_bench.sh" "$build" "$@" ;;
+      web) exec "$root/bench/web_watch_bench.sh" "$build" "$@" ;;
       client)
         exec xvfb-run -a -s "-screen 0 1280x1024x24" "$build/bench/client_frame_bench" "${@:-600}"
         ;;
-      *) log "unknown benchmark '$what' (perft, differential, server, client)"; exit 2 ;;
+      *) log "unknown benchmark '$what' (perft, differential, server, client, web)"; exit 2 ;;
     esac
     ;;
   fuzz)

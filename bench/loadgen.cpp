@@ -26,7 +26,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: loadgen --server ADDR:PORT [--games G] [--spectators S] [--move-interval-ms I] [--seconds T]\n"
     "               [--max-plies N] [--server-pid PID] [--relay] [--seed N] [--connect-window N]\n"
-    "               [--reconnect] [--plain] [--rated]\n"
+    "               [--reconnect] [--plain] [--rated] [--web-watchers N]\n"
     "TLS 1.3 to the server unless --plain (the relay is always plain).\n";
 
 template <class T>
@@ -86,6 +86,7 @@ std::optional<Options> parse_options(int argc, char** argv) {
         else if (arg == "--max-plies") ok = ok && parse_number(value, o.max_plies) && o.max_plies > 0;
         else if (arg == "--server-pid") ok = ok && parse_number(value, o.server_pid);
         else if (arg == "--seed") ok = ok && parse_number(value, o.seed);
+        else if (arg == "--web-watchers") ok = ok && parse_number(value, o.web_watchers) && o.web_watchers >= 0;
         else if (arg == "--connect-window") ok = ok && parse_number(value, o.connect_window) && o.connect_window > 0;
         else ok = false;
         if (!ok) {
@@ -93,6 +94,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
             return std::nullopt;
         }
         ++i;
+    }
+    if (o.web_watchers > 0 && (!o.plain || o.relay)) {
+        std::cerr << "loadgen: --web-watchers needs --plain (a server started with --plain)\n";
+        return std::nullopt;
     }
     if (!have_server) {
         std::cerr << "loadgen: --server ADDR:PORT is required\n" << kUsage;
@@ -171,6 +176,9 @@ asio::awaitable<void> drive(Run& run, Driver& driver, Report& report) {
 
 void print(const Run& run, const Report& report, std::vector<std::uint32_t> latencies) {
     std::sort(latencies.begin(), latencies.end());
+    std::vector<std::uint32_t> desktop = run.stats.desktop_delivery_us, web = run.stats.web_delivery_us;
+    std::sort(desktop.begin(), desktop.end());
+    std::sort(web.begin(), web.end());
     const Options& o = run.options;
     const Stats& s = run.stats;
     const double per_s = report.window_s > 0 ? static_cast<double>(s.moves) / report.window_s : 0;
@@ -179,7 +187,9 @@ void print(const Run& run, const Report& report, std::vector<std::uint32_t> late
         "\"connections\":%d,\"games_started\":%llu,\"games_completed\":%llu,\"live_games_checked\":%llu,"
         "\"moves\":%llu,\"moves_per_s\":%.1f,\"p50_us\":%u,\"p99_us\":%u,\"p999_us\":%u,\"max_us\":%u,"
         "\"refused\":%llu,\"errors\":%llu,\"mismatches\":%llu,\"server_rss_idle_kb\":%ld,\"server_rss_kb\":%ld,"
-        "\"setup_s\":%.2f,\"reconnects\":%llu,\"acked_moves_lost\":%llu}\n",
+        "\"setup_s\":%.2f,\"reconnects\":%llu,\"acked_moves_lost\":%llu,\"web_watchers\":%d,"
+        "\"desktop_delivery_p50_us\":%u,\"desktop_delivery_p99_us\":%u,\"web_delivery_p50_us\":%u,"
+        "\"web_delivery_p99_us\":%u,\"deliveries\":%zu}\n",
         o.relay ? "relay" : "server", o.games, o.relay ? 0 : o.spectators, o.move_interval_ms, report.window_s,
         o.games * (o.relay ? 2 : 2 + o.spectators), static_cast<unsigned long long>(s.games_started),
         static_cast<unsigned long long>(s.games_completed), static_cast<unsigned long long>(s.checked_live),
@@ -187,7 +197,9 @@ void print(const Run& run, const Report& report, std::vector<std::uint32_t> late
         percentile(latencies, 0.999), latencies.empty() ? 0u : latencies.back(),
         static_cast<unsigned long long>(s.refused), static_cast<unsigned long long>(s.errors),
         static_cast<unsigned long long>(s.mismatches), report.rss_idle_kb, report.rss_kb, report.setup_s,
-        static_cast<unsigned long long>(s.reconnects), static_cast<unsigned long long>(s.acked_moves_lost));
+        static_cast<unsigned long long>(s.reconnects), static_cast<unsigned long long>(s.acked_moves_lost),
+        o.web_watchers, percentile(desktop, 0.5), percentile(desktop, 0.99), percentile(web, 0.5), percentile(web, 0.99),
+        desktop.size() + web.size());
     std::fflush(stdout);
 }
 

@@ -32,6 +32,9 @@ struct Options {
     // Rated games: every player registers an account first (a server with accounts, a low
     // password cost and registrations unlimited: server_bench.sh), and creates its games rated.
     bool rated = false;
+    // WebSocket watchers of the first game (loadgen_web_watchers.cpp), beside its desktop
+    // spectators; --plain servers only.
+    int web_watchers = 0;
 };
 
 // Everything counted during a run. Latency: a move sent until its own acknowledgement (the
@@ -47,6 +50,9 @@ struct Stats {
     std::uint64_t reconnects = 0;
     std::uint64_t acked_moves_lost = 0;  // acknowledged, then missing from the game's final state
     std::vector<std::uint32_t> latencies_us;
+    // Spectator delivery: a move sent by its player until a spectator received it, per kind.
+    std::vector<std::uint32_t> desktop_delivery_us;
+    std::vector<std::uint32_t> web_delivery_us;
     std::deque<std::string> error_samples;  // the first few, for stderr
 
     void error(std::string what) {
@@ -73,6 +79,11 @@ struct Run {
             tls = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
             SSL_CTX_set_min_proto_version(tls->native_handle(), TLS1_3_VERSION);
         }
+    }
+    void sample_delivery(std::vector<std::uint32_t>& into, Clock::time_point sent) {
+        if (!measuring || sent < window_start) return;
+        into.push_back(static_cast<std::uint32_t>(
+            std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - sent).count()));
     }
     void sample(Clock::time_point sent) {
         if (!measuring || sent < window_start) return;

@@ -73,6 +73,19 @@ asio::awaitable<std::string> ServerDriver::setup() {
     if (welcomed_ < todo.size())
         co_return "only " + std::to_string(welcomed_) + " of " + std::to_string(todo.size()) +
             " sessions opened";
+    if (run_.options.web_watchers > 0) {
+        Slot& first = *slots_.front();
+        web_ = std::make_unique<WebWatchers>(
+            run_, static_cast<std::size_t>(run_.options.web_watchers),
+            [this, &first](std::uint64_t game) {
+                if (game == first.game && first.phase == Phase::Watching && ++first.watching == watchers(first))
+                    join(first);
+            },
+            [this, &first](std::uint64_t game, std::uint32_t ply) {
+                if (game == first.game) delivered(first, ply, run_.stats.web_delivery_us);
+            });
+        co_return co_await web_->open();
+    }
     co_return std::string();
 }
 
@@ -117,6 +130,7 @@ void ServerDriver::finish() {
         for (auto& p : slot->players) check_acked(p);
     }
     for (auto& conn : conns_) conn.close();
+    if (web_) web_->close();
 }
 
 void ServerDriver::on_payload(Slot& s, std::size_t who, std::string_view payload) {

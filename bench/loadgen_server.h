@@ -12,6 +12,7 @@
 
 #include "client/mirror/game_mirror.h"
 #include "loadgen.h"
+#include "loadgen_web_watchers.h"
 
 namespace xq::loadgen {
 
@@ -55,6 +56,7 @@ struct Slot {
     std::size_t ended = 0;
     bool dead = false;  // a connection dropped: the slot plays no more
     bool ever_started = false;
+    std::vector<Clock::time_point> sent_at;  // [ply - 1]: when its player sent the move played there
 
     std::size_t seats() const { return 2 + spectators.size(); }
     Seat& seat(std::size_t who) {
@@ -144,7 +146,14 @@ private:
     // (neither live nor archived) the server lost it, and every move acknowledged in it.
     void not_live(Slot& s, std::size_t who);
 
+    // How many watch this slot's game: its desktop spectators, and the WebSocket watchers (first
+    // slot); play starts once they all have a snapshot.
+    std::size_t watchers(const Slot& s) const;
+    // A spectator received the move at `ply`: its delivery time, per kind of spectator.
+    void delivered(Slot& s, std::uint32_t ply, std::vector<std::uint32_t>& into);
+
     Run& run_;
+    std::unique_ptr<WebWatchers> web_;  // --web-watchers
     std::deque<Conn> conns_;
     std::vector<std::unique_ptr<Slot>> slots_;
     std::size_t welcomed_ = 0;

@@ -24,6 +24,7 @@ void ServerDriver::new_game(Slot& s) {
         p.acked.clear();
         p.pending_rid = 0;
     }
+    s.sent_at.clear();
     s.phase = Phase::Creating;
     s.create_rid = send(s.players[0],
                         proto::CreateGame{{10, 5, std::nullopt}, proto::ColorChoice::Red, false, 0, run_.options.rated});
@@ -34,16 +35,25 @@ void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t rid, const
         s.players[who].token = m.resume_token;
     if (who != 0 || rid == 0 || rid != s.create_rid || s.phase != Phase::Creating) return;
     s.game = m.game_id;
-    if (s.spectators.empty()) return join(s);
+    if (watchers(s) == 0) return join(s);
     s.phase = Phase::Watching;
     for (auto& spectator : s.spectators) send(spectator, proto::WatchGame{s.game, ""});
+    if (web_ && &s == slots_.front().get()) web_->watch(s.game);
+}
+
+std::size_t ServerDriver::watchers(const Slot& s) const {
+    return s.spectators.size() + (web_ && &s == slots_.front().get() ? web_->size() : 0);
+}
+
+void ServerDriver::delivered(Slot& s, std::uint32_t ply, std::vector<std::uint32_t>& into) {
+    if (ply >= 1 && ply <= s.sent_at.size()) run_.sample_delivery(into, s.sent_at[ply - 1]);
 }
 
 void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t, const proto::Snapshot& m) {
     if (m.game_id == s.game && s.seat(who).resyncing) return resync_snapshot(s, who, m);
     if (who < 2 || m.game_id != s.game || s.phase != Phase::Watching) return;
     if (auto loaded = s.seat(who).mirror.load(m); !loaded) run_.stats.error(loaded.error());
-    if (++s.watching == s.spectators.size()) join(s);
+    if (++s.watching == watchers(s)) join(s);
 }
 
 void ServerDriver::join(Slot& s) {
@@ -71,7 +81,10 @@ void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t rid,
     // Not Changed: a move seen already (a resent move's original acknowledgement, a replayed
     // event), or one that does not follow.
     const auto update = follow(s, who, m);
-    if (who >= 2) return;
+    if (who >= 2) {
+        if (update == client::MirrorUpdate::Changed) delivered(s, m.ply, run_.stats.desktop_delivery_us);
+        return;
+    }
     Player& p = s.players[who];
     if (rid != 0 && rid == p.pending_rid) {
         if (p.sent_at != Clock::time_point{}) run_.sample(p.sent_at);
@@ -179,6 +192,8 @@ void ServerDriver::play(Slot& s, Player& p) {
     p.last_sent =
         choices[std::uniform_int_distribution<std::size_t>(0, choices.size() - 1)(run_.random)];
     p.sent_at = Clock::now();
+    s.sent_at.resize(static_cast<std::size_t>(p.mirror.ply_count()) + 1);
+    s.sent_at.back() = p.sent_at;
     ++run_.outstanding;
     p.unacked = proto::MakeMove{s.game, to_iccs(p.last_sent), ++p.move_id,
                                 static_cast<std::uint32_t>(p.mirror.ply_count())};

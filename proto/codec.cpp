@@ -154,6 +154,15 @@ std::string_view code_name(DecodeErrorCode code) {
     return kNames[static_cast<std::size_t>(code)];
 }
 
+std::size_t encoded_size_in_list(const GameSummary& summary) {
+    detail::pb::GameSummary out;
+    detail::fill(out, summary);
+    const std::size_t body = out.ByteSizeLong();
+    std::size_t length_bytes = 1;
+    for (std::size_t n = body; n >= 0x80; n >>= 7) ++length_bytes;
+    return 1 + length_bytes + body;  // the repeated field's tag (fields 1 and 2), its length, the summary
+}
+
 std::string encode(const ClientMessage& message) { return encode_with<detail::pb::ClientMessage>(message); }
 
 std::string encode(const ServerMessage& message) { return encode_with<detail::pb::ServerMessage>(message); }

@@ -36,6 +36,11 @@ std::string_view code_name(DecodeErrorCode code);
 // The serialized message, ready for frame().
 std::string encode(const ClientMessage& message);
 std::string encode(const ServerMessage& message);
+// What one summary adds to an encoded GameList, its field's tag and length included: the server
+// fills a list only while it fits one frame.
+std::size_t encoded_size_in_list(const GameSummary& summary);
+// An encoded reply's bytes around its GameList's summaries, at most (request id, oneof tag, length).
+inline constexpr std::size_t kGameListEnvelopeBytes = 24;
 
 // Reads one frame's payload (without the length prefix).
 std::expected<ClientMessage, DecodeError> decode_client(std::string_view payload);

@@ -213,6 +213,9 @@ void fill(pb::GameSummary& out, const GameSummary& in) {
     if (in.red_rating) fill(*out.mutable_red_rating(), *in.red_rating);
     if (in.black_rating) fill(*out.mutable_black_rating(), *in.black_rating);
     out.set_spectator_delay(in.spectator_delay);
+    out.set_fen(in.fen);
+    out.set_last_move(in.last_move);
+    if (in.clock) fill(*out.mutable_clock(), *in.clock);
 }
 
 GameSummary read(const pb::GameSummary& in, Reader& r) {
@@ -231,6 +234,9 @@ GameSummary read(const pb::GameSummary& in, Reader& r) {
     if (in.has_red_rating()) out.red_rating = read(in.red_rating(), r);
     if (in.has_black_rating()) out.black_rating = read(in.black_rating(), r);
     out.spectator_delay = in.spectator_delay();
+    out.fen = in.fen();
+    out.last_move = in.last_move();
+    if (in.has_clock()) out.clock = read(in.clock(), r);
     return out;
 }
 

@@ -180,6 +180,10 @@ struct GameSummary {
     std::optional<PlayerRating> red_rating = {};   // live games
     std::optional<PlayerRating> black_rating = {};
     std::uint32_t spectator_delay = 0;  // moves spectators are kept behind
+    // Live games as their spectators see them, for the lobby's small boards: "" / none otherwise.
+    std::string fen = {};
+    std::string last_move = {};  // ICCS, "" before the first move
+    std::optional<Clock> clock = {};
     friend bool operator==(const GameSummary&, const GameSummary&) = default;
 };
 

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cstdio>
 
+#include "proto/codec.h"
 #include "proto/types.h"
 #include "server/accounts/secret.h"
 #include "server/log/log.h"
@@ -154,11 +155,24 @@ void Dispatcher::on_hello(Client& c, std::uint64_t rid, const proto::Hello& m) {
 void Dispatcher::on_list(Client& c, std::uint64_t rid) {
     proto::GameList list;
     const ParticipantId who = c.peer->id();
+    // At most kListedGames of each kind, and only while the reply fits one frame (live games carry
+    // their positions): open games first, as those are the ones to join.
+    std::size_t bytes = proto::kGameListEnvelopeBytes;
+    const auto add = [&bytes](std::vector<proto::GameSummary>& to, proto::GameSummary s) {
+        if (to.size() >= kListedGames || (bytes += proto::encoded_size_in_list(s)) > proto::kMaxFrameBytes) return false;
+        to.push_back(std::move(s));
+        return true;
+    };
+    // In a cluster, other nodes' games follow ours (router.h).
+    const std::vector<proto::GameSummary> remote = router_ ? router_->remote_games() : std::vector<proto::GameSummary>{};
     for (const auto& g : lobby_.open_games(who))
-        if (list.open.size() < kListedGames) list.open.push_back(wire::summary(g));
-    for (const auto& g : lobby_.live_games(who))
-        if (list.live.size() < kListedGames) list.live.push_back(wire::summary(g));
-    if (router_) router_->add_remote_games(list, kListedGames);
+        if (!add(list.open, wire::summary(g))) break;
+    for (const auto& s : remote)
+        if (s.status == proto::GameStatus::Waiting && !add(list.open, s)) break;
+    for (const auto& g : lobby_.live_games(who, now()))
+        if (!add(list.live, wire::summary(g))) break;
+    for (const auto& s : remote)
+        if (s.status == proto::GameStatus::Playing && !add(list.live, s)) break;
     send(c, {rid, std::move(list)});
 }
 

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "proto/messages.h"
 #include "proto/node_messages.h"
@@ -28,9 +29,8 @@ public:
                          std::string_view frame) = 0;
     // A Pong this node did not ask for: to the owners that ping the peer's remote seats.
     virtual void forward_pong(const std::shared_ptr<Peer>& peer, const proto::NodeIdentity& who, std::string_view frame) = 0;
-    // Games other nodes own, for ListGames: waiting ones into `open`, playing ones into `live`,
-    // each up to `limit`.
-    virtual void add_remote_games(proto::GameList& list, std::size_t limit) = 0;
+    // The games other nodes own that a stranger's lobby lists (waiting and playing), for ListGames.
+    virtual std::vector<proto::GameSummary> remote_games() = 0;
 };
 
 // The game a request is about, for the requests that go to its owner.

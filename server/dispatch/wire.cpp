@@ -174,6 +174,9 @@ proto::GameSummary summary(const GameListing& l) {
     s.black_rating = player_rating(l.black_rating);
     s.host_rating = !l.red.empty() ? s.red_rating : s.black_rating;
     s.spectator_delay = static_cast<std::uint32_t>(l.spectator_delay);
+    s.fen = l.fen;
+    s.last_move = l.last_move;
+    if (l.clocks) s.clock = clock(*l.clocks);
     return s;
 }
 

@@ -162,15 +162,14 @@ void ClusterNode::forward_pong(const std::shared_ptr<Peer>& peer, const proto::N
     for (const std::string& node : it->second.nodes) send(node, {peer->id(), proto::NodeForward{who, std::string(frame)}});
 }
 
-void ClusterNode::add_remote_games(proto::GameList& list, std::size_t limit) {
+std::vector<proto::GameSummary> ClusterNode::remote_games() {
+    std::vector<proto::GameSummary> games;
     for (const auto& [game, entry] : replica_->entries()) {
         if (entry.owner == options_.id || entry.summary.empty() || entry.summary[0] != kListed) continue;
-        const auto summary = proto::decode_summary(std::string_view(entry.summary).substr(1));
-        if (!summary) continue;
-        auto& into = summary->status == proto::GameStatus::Waiting ? list.open : list.live;
-        if (summary->status != proto::GameStatus::Waiting && summary->status != proto::GameStatus::Playing) continue;
-        if (into.size() < limit) into.push_back(*summary);
+        auto summary = proto::decode_summary(std::string_view(entry.summary).substr(1));
+        if (summary) games.push_back(std::move(*summary));
     }
+    return games;
 }
 
 void ClusterNode::session_closed(const Peer& peer) {
@@ -256,7 +255,7 @@ void ClusterNode::on_gap(std::optional<std::uint64_t> game, cluster::GapReason r
 
 void ClusterNode::publish_lobby() {
     std::unordered_map<std::uint64_t, std::string> now;
-    for (const auto& [listing, listed] : dispatcher_.lobby().every_game()) {
+    for (const auto& [listing, listed] : dispatcher_.lobby().every_game(std::chrono::steady_clock::now())) {
         std::string bytes(1, listed ? kListed : kUnlisted);
         bytes += proto::encode(wire::summary(listing));
         now.emplace(wire::game_id(listing.id), std::move(bytes));

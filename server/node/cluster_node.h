@@ -76,7 +76,7 @@ public:
     void forward(const std::string& node, const std::shared_ptr<Peer>& peer, const proto::NodeIdentity& who,
                  std::string_view frame) override;
     void forward_pong(const std::shared_ptr<Peer>& peer, const proto::NodeIdentity& who, std::string_view frame) override;
-    void add_remote_games(proto::GameList& list, std::size_t limit) override;
+    std::vector<proto::GameSummary> remote_games() override;
 
     const std::string& id() const { return options_.id; }
     const NodeStats& stats() const { return stats_; }

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "common/fen.h"
+#include "common/iccs.h"
 #include "server/accounts/secret.h"
 
 namespace xq::server {
@@ -226,7 +228,6 @@ GameListing Lobby::listing(const Entry& e) const {
                        r.rated(),
                        r.seat(Color::Red).rating,
                        r.seat(Color::Black).rating,
-
                        r.spectator_delay()};
 }
 
@@ -238,22 +239,35 @@ std::vector<GameListing> Lobby::open_games(ParticipantId viewer) const {
     return list;
 }
 
-std::vector<GameListing> Lobby::live_games(ParticipantId viewer) const {
+std::vector<GameListing> Lobby::live_games(ParticipantId viewer, std::optional<TimePoint> now) const {
     std::vector<GameListing> list;
-    for (const auto& [id, e] : rooms_)
-        if (e.room->status() == Status::Playing && listed_to(e, viewer)) list.push_back(listing(e));
+    for (const auto& [id, e] : rooms_) {
+        if (e.room->status() != Status::Playing || !listed_to(e, viewer)) continue;
+        list.push_back(listing(e));
+        if (now) add_position(list.back(), *e.room, *now);
+    }
     return list;
 }
 
-std::vector<std::pair<GameListing, bool>> Lobby::every_game() const {
+std::vector<std::pair<GameListing, bool>> Lobby::every_game(TimePoint now) const {
     std::vector<std::pair<GameListing, bool>> list;
     list.reserve(rooms_.size());
     for (const auto& [id, e] : rooms_) {
         const Status status = e.room->status();
         const bool listed = !e.join_code && (status == Status::Playing || (status == Status::Waiting && !host_away(*e.room)));
-        list.emplace_back(listing(e), listed);
+        GameListing l = listing(e);
+        if (status == Status::Playing) add_position(l, *e.room, now);
+        list.emplace_back(std::move(l), listed);
     }
     return list;
+}
+
+void Lobby::add_position(GameListing& l, const Room& room, TimePoint now) {
+    // spectator_plies(), as the listing's move count: a delayed game's board does not run ahead.
+    const auto shown = static_cast<std::size_t>(room.spectator_plies());
+    l.fen = to_fen(room.game().positions()[shown]);
+    l.last_move = shown > 0 ? to_iccs(room.game().moves()[shown - 1]) : "";
+    l.clocks = room.spectator_clocks(now);
 }
 
 std::vector<std::pair<RoomId, Color>> Lobby::seats_of_account(std::string_view account) const {

@@ -89,6 +89,11 @@ struct GameListing {
     std::optional<SeatRating> red_rating{};
     std::optional<SeatRating> black_rating{};
     int spectator_delay = 0;
+    // Live games listed with a time: the position, last move and clocks their spectators see, so
+    // that a lobby can draw them without watching (and counting as a spectator).
+    std::string fen{};
+    std::string last_move{};  // ICCS, "" before the first move
+    std::optional<ClockReading> clocks{};
 };
 
 class Lobby {
@@ -140,12 +145,14 @@ public:
     std::vector<Abandoned> remove_abandoned(TimePoint now);
 
     // Games waiting for an opponent (not those whose host is away), and games in play. Private
-    // games are listed only to their own players.
+    // games are listed only to their own players. Live games listed at `now` carry their position
+    // and clocks as of then.
     std::vector<GameListing> open_games(ParticipantId viewer) const;
-    std::vector<GameListing> live_games(ParticipantId viewer) const;
-    // Every room, private and ended ones too, each with whether a stranger's lobby lists it: what
-    // a cluster node publishes, so that other nodes list its games and find their owner.
-    std::vector<std::pair<GameListing, bool>> every_game() const;
+    std::vector<GameListing> live_games(ParticipantId viewer, std::optional<TimePoint> now = std::nullopt) const;
+    // Every room, private and ended ones too, each with whether a stranger's lobby lists it (live
+    // ones with their position and clocks at `now`): what a cluster node publishes, so that other
+    // nodes list its games and find their owner.
+    std::vector<std::pair<GameListing, bool>> every_game(TimePoint now) const;
 
     Room* find(const RoomId& id);
     const Room* find(const RoomId& id) const;
@@ -194,6 +201,7 @@ private:
     bool listed_to(const Entry& e, ParticipantId viewer) const;
     static bool host_away(const Room& room);
     GameListing listing(const Entry& e) const;
+    static void add_position(GameListing& listing, const Room& room, TimePoint now);
     RatingShifts archive(const Room& room, TimePoint now);
 
     RandomSource random_;

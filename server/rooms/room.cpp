@@ -366,11 +366,8 @@ Snapshot Room::snapshot(TimePoint now, Role role) const {
     snap.spectators = spectators_.size();
     if (role == Role::Spectator && spectator_plies() < game_.ply_count()) {
         // Delayed: the game as it stood spectator_plies() plies in, its clocks as they were then.
-        const auto shown = static_cast<std::size_t>(spectator_plies());
-        snap.moves.resize(shown);
-        const auto& then = clock_history_[shown];
-        snap.clocks = ClockReading{std::chrono::duration_cast<Millis>(then[0]),
-                                   std::chrono::duration_cast<Millis>(then[1]), std::nullopt};
+        snap.moves.resize(static_cast<std::size_t>(spectator_plies()));
+        snap.clocks = spectator_clocks(now);
         snap.version = spectator_version_;
         snap.draw_offer.reset();
         snap.takeback_request.reset();

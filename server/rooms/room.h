@@ -214,6 +214,9 @@ public:
     // The plies spectators may see, and the last event version they may see (it never goes back).
     int spectator_plies() const;
     std::uint64_t spectator_version() const { return spectator_version_; }
+    // The clocks as spectators see them: running now, or (delayed) stopped as they stood when the
+    // position they see arose.
+    ClockReading spectator_clocks(TimePoint now) const;
 
     // A spectator's snapshot is the game as spectators may see it.
     Snapshot snapshot(TimePoint now, Role role = Role::Player) const;

@@ -15,6 +15,14 @@ int Room::spectator_plies() const {
     return std::max(0, plies - spectator_delay_);
 }
 
+ClockReading Room::spectator_clocks(TimePoint now) const {
+    const int shown = spectator_plies();
+    if (shown >= game_.ply_count()) return reading(now);
+    const auto& then = clock_history_[static_cast<std::size_t>(shown)];
+    return ClockReading{std::chrono::duration_cast<Millis>(then[0]), std::chrono::duration_cast<Millis>(then[1]),
+                        std::nullopt};
+}
+
 void Room::note_for_spectators(const Event& e) {
     if (const auto* made = std::get_if<MoveMade>(&e.body)) {
         move_versions_.resize(static_cast<std::size_t>(made->ply - 1));

@@ -34,8 +34,12 @@ GameSummary open_game() {
     return GameSummary{7, GameStatus::Waiting, "alice", ColorChoice::Random, "", "", blitz(), 0, 0, false};
 }
 GameSummary live_game() {
-    return GameSummary{8,   GameStatus::Playing, "bob", ColorChoice::Black, "carol", "bob", capped(), 31, 4,
-                       true};
+    GameSummary g{8, GameStatus::Playing, "bob", ColorChoice::Black, "carol", "bob", capped(), 31, 4, true};
+    // What the lobby page draws the game's small board and clocks from.
+    g.fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1";
+    g.last_move = "h2e2";
+    g.clock = running(Side::Black);
+    return g;
 }
 ArchiveEntry archived() { return ArchiveEntry{12, "alice", "bob", blitz(), perpetual(), 1'760'000'000'123}; }
 // A rated game between two accounts, with both sides' rating changes.
@@ -275,6 +279,20 @@ TEST(ProtoRoundTrip, ReplyEchoesTheRequestId) {
     ASSERT_TRUE(got);
     EXPECT_EQ(got->request_id, 4242u);
     EXPECT_EQ(std::get<Pong>(got->body).nonce, 9u);
+}
+
+// The server fills a GameList only while it fits one frame (live games carry their positions), by
+// the summaries' encoded sizes and a bound on the envelope around them.
+TEST(ProtoRoundTrip, GameListSizesAddUp) {
+    GameSummary longest = rated_live_game();
+    longest.red = longest.black = longest.host = std::string(32, 'x');
+    const std::uint64_t rid = ~0ULL;
+    const std::size_t empty = encode(ServerMessage{rid, GameList{}}).size();
+    EXPECT_LE(empty + 3, kGameListEnvelopeBytes);  // + a length of up to 3 bytes once filled
+    const GameList list{{open_game()}, {live_game(), longest}};
+    EXPECT_EQ(encode(ServerMessage{rid, list}).size(),
+              empty + encoded_size_in_list(open_game()) + encoded_size_in_list(live_game()) +
+                  encoded_size_in_list(longest) + 1);  // the list's own length grows to 2 bytes
 }
 
 }  // namespace

@@ -1,20 +1,21 @@
 // "/": the games live now, each a small board with its players, clocks and spectators, and the
-// finished public games below, searchable by player. The server lists no private game. A live game's
-// board and clocks are not in GameList, so the lobby watches the first few live games itself.
+// finished public games below, searchable by player. The server lists no private game. Each live
+// game's summary carries its position, last move and clocks (as its spectators see them), so the
+// lobby draws from ListGames alone: it never watches a game, and counts as nobody's spectator.
 import { Connection, Status } from './connection';
 import { ClockState, formatClock } from './clock';
 import { drawBoard } from './board-svg';
+import { generalInCheck } from './check';
 import { el, replaceChildren } from './dom';
-import { GameState } from './game-state';
 import { ratingText, resultScore, timeControlText } from './format';
-import type { ArchiveEntry, GameSummary, ServerMessage } from './proto';
+import { Position, parseIccs } from './position';
+import type { ArchiveEntry, GameSummary } from './proto';
 import { showStatus } from './status-banner';
 
-const WATCHED_AT_MOST = 12;   // boards followed live; the rest of the list shows names and counts
-const REFRESH_MS = 5_000;     // the server pushes no lobby changes: list again this often
+const REFRESH_MS = 3_000;     // the server pushes no lobby changes: list again this often
 const ARCHIVE_PAGE = 20;
 
-interface Card { summary: GameSummary; state: GameState | null; node: HTMLElement }
+interface Card { summary: GameSummary; clock: ClockState; node: HTMLElement }
 
 export class LobbyPage {
   private readonly conn: Connection;
@@ -28,8 +29,8 @@ export class LobbyPage {
 
   constructor(root: HTMLElement) {
     this.conn = new Connection({
-      onOpen: () => { this.cards.forEach((c) => { c.state = null; }); this.refresh(); this.loadArchive(false); },
-      onMessage: (m) => this.onEvent(m),
+      onOpen: () => { this.refresh(); this.loadArchive(false); },
+      onMessage: () => {},  // nothing is pushed to a page that watches no game
       onStatus: (s: Status) => showStatus(s),
     });
     const form = el('form', { class: 'search', role: 'search' }, this.search, el('button', { type: 'submit' }, 'Search'));
@@ -45,68 +46,51 @@ export class LobbyPage {
 
   private async refresh(): Promise<void> {
     const reply = await this.conn.request({ listGames: {} });
-    const live = reply.gameList?.live ?? [];
+    if (!reply.gameList) return;  // offline: the banner says so, the cards keep ticking
+    const now = performance.now();
+    const live = reply.gameList.live ?? [];
     const ids = new Set(live.map((g) => Number(g.gameId)));
     for (const [id, card] of this.cards) {
       if (ids.has(id)) continue;
-      if (card.state) this.conn.send({ leave: { gameId: id } });
       card.node.remove();
       this.cards.delete(id);
     }
-    live.forEach((summary, i) => {
+    for (const summary of live) {
       const id = Number(summary.gameId);
       let card = this.cards.get(id);
       if (!card) {
-        card = { summary, state: null, node: el('a', { class: 'game-card', href: `/g/${id}`, 'data-game': String(id) }) };
+        card = { summary, clock: ClockState.none(), node: el('a', { class: 'game-card', href: `/g/${id}`, 'data-game': String(id) }) };
         this.cards.set(id, card);
       }
       card.summary = summary;
-      if (!card.state && i < WATCHED_AT_MOST) this.watch(card);
+      card.clock = ClockState.from(summary.clock, now);
       this.live.appendChild(card.node);  // in the server's order
       this.draw(card);
-    });
+    }
     if (live.length === 0) replaceChildren(this.live, el('p', { class: 'empty' }, 'No game is being played right now.'));
     else this.live.querySelector('.empty')?.remove();
   }
 
-  private async watch(card: Card): Promise<void> {
-    const reply = await this.conn.request({ watchGame: { gameId: card.summary.gameId } });
-    if (!reply.snapshot) return;  // gone meanwhile: the next listing drops it
-    card.state = new GameState();
-    card.state.loadSnapshot(reply.snapshot, performance.now());
-    this.draw(card);
-  }
-
-  private onEvent(m: ServerMessage): void {
-    const body = m.body ? (m as unknown as Record<string, { gameId?: number }>)[m.body] : null;
-    const card = this.cards.get(Number(body?.gameId ?? 0));
-    if (!card?.state) return;
-    if (card.state.apply(m, performance.now()) === 'resync') { card.state = null; this.watch(card); return; }
-    this.draw(card);
-  }
-
   private draw(card: Card): void {
-    const s = card.summary, st = card.state;
+    const s = card.summary, clock = card.clock;
     const now = performance.now();
-    const clock = st?.clock ?? ClockState.none();
     const player = (side: 'red' | 'black') => el('div', { class: `player ${side}` },
       el('span', { class: 'name' }, (side === 'red' ? s.red : s.black) || '?'),
       el('span', { class: 'rating' }, ratingText(side === 'red' ? s.redRating : s.blackRating)),
       el('span', { class: `clock${clock.running === side ? ' running' : ''}`, 'data-side': side },
-        st ? formatClock(clock.remaining(side, now)) : ''));
-    const board = st ? drawBoard(st.position, false, { lastMove: st.parsed[st.parsed.length - 1] ?? null, check: null })
-      : el('div', { class: 'board-placeholder' });
-    replaceChildren(card.node, board, player('black'), player('red'),
-      el('div', { class: 'meta' }, `${timeControlText(s.timeControl)} · move ${Math.ceil((st?.moves.length ?? s.plies ?? 0) / 2)} · `,
-        el('span', { class: 'spectators' }, `${st?.spectators ?? s.spectators ?? 0} watching`)));
+        s.clock ? formatClock(clock.remaining(side, now)) : ''));
+    replaceChildren(card.node, smallBoard(s), player('black'), player('red'),
+      el('div', { class: 'meta' }, `${timeControlText(s.timeControl)} · move ${Math.ceil((s.plies ?? 0) / 2)} · `,
+        el('span', { class: 'spectators' }, `${s.spectators ?? 0} watching`)));
   }
 
+  // Only the running clock changes between listings: it counts down from the listing's reading.
   private tick(): void {
     const now = performance.now();
     for (const card of this.cards.values()) {
-      if (!card.state) continue;
+      if (!card.summary.clock || !card.clock.running) continue;
       card.node.querySelectorAll<HTMLElement>('.clock').forEach((c) => {
-        c.textContent = formatClock(card.state!.clock.remaining(c.dataset.side === 'black' ? 'black' : 'red', now));
+        c.textContent = formatClock(card.clock.remaining(c.dataset.side === 'black' ? 'black' : 'red', now));
       });
     }
   }
@@ -122,6 +106,18 @@ export class LobbyPage {
     this.archiveNext = list?.next ?? '';
     this.more.hidden = !this.archiveNext;
   }
+}
+
+// The summary's position with its last move and check marked; a server too old to send positions
+// gets the plain wooden placeholder.
+function smallBoard(s: GameSummary): Element {
+  let pos: Position;
+  try {
+    pos = Position.fromFen(s.fen ?? '');
+  } catch {
+    return el('div', { class: 'board-placeholder' });
+  }
+  return drawBoard(pos, false, { lastMove: parseIccs(s.lastMove ?? ''), check: generalInCheck(pos) });
 }
 
 function archiveRow(g: ArchiveEntry): HTMLElement {

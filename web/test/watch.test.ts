@@ -77,7 +77,9 @@ test(`a watcher follows a real game in Chromium (${useTls ? 'TLS' : 'plain'})`, 
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
     const base = `${useTls ? 'https' : 'http'}://127.0.0.1:${proxy.port}`;
 
-    // The lobby lists the public game with its players, never the private one.
+    // The lobby lists the public game with its players, never the private one. It draws the board
+    // from the list alone and follows a move at its next listing, watching nothing: the game's
+    // spectator count stays 0 while only the lobby is open.
     const lobby = await browser.newPage();
     lobby.setDefaultTimeout(20_000);
     await lobby.goto(`${base}/`);
@@ -85,6 +87,17 @@ test(`a watcher follows a real game in Chromium (${useTls ? 'TLS' : 'plain'})`, 
     const card = await textOf(lobby, `.game-card[data-game="${id}"]`);
     assert.match(card, /alice/); assert.match(card, /bob/); assert.match(card, /5\+2/);
     assert.equal(await lobby.$(`.game-card[data-game="${hidden}"]`), null, 'the private game is listed');
+    assert.equal((await lobby.$$(`.game-card[data-game="${id}"] .piece`)).length, 32);
+    await play();  // 兵七进一: c3c4, squares 29 -> 38
+    await lobby.waitForSelector(`.game-card[data-game="${id}"] .piece[data-square="38"]`, WAIT);
+    assert.deepEqual(await lobby.$$eval(`.game-card[data-game="${id}"] .last-move`,
+      (r) => r.map((e) => e.getAttribute('data-square'))), ['29', '38']);
+    assert.equal(await lobby.$(`.game-card[data-game="${id}"] .piece[data-square="29"]`), null);
+    assert.match(await textOf(lobby, `.game-card[data-game="${id}"] .clock[data-side="black"]`), /^[45]:\d\d$/);
+    const listed = (await erin!.request({ listGames: {} }, 'gameList')).gameList!.live!.find((g) => Number(g.gameId) === id);
+    assert.ok(listed, 'the live game is not listed');
+    assert.equal(listed.spectators ?? 0, 0, 'the lobby page counts as a spectator');
+    assert.match(await textOf(lobby, `.game-card[data-game="${id}"] .spectators`), /^0 watching$/);
     await lobby.close();
 
     // The game page: the snapshot, then each move as it is made.
@@ -95,7 +108,7 @@ test(`a watcher follows a real game in Chromium (${useTls ? 'TLS' : 'plain'})`, 
     await page.waitForSelector('#board svg.board');
     assert.match(await textOf(page, '.game-title'), /alice – bob · 5\+2/);
     assert.equal((await page.$$('#board .piece')).length, 32);
-    for (let i = 0; i < 5; i++) {
+    while (ply < 5) {
       await play();
       await page.waitForSelector(`#moves td[data-ply="${ply}"]`, WAIT);
     }

@@ -99,6 +99,34 @@ TEST_F(LobbyNetTest, AFirstMoveThatNeverComesAbortsTheGame) {
     EXPECT_EQ(as<ArchiveList>(watcher->call(ListArchive{0, 0, ""})).total, 0u);
 }
 
+// The lobby page draws each live game's board and clocks from the list alone: listing a game is
+// not watching it.
+TEST_F(LobbyNetTest, ALiveGamesSummaryCarriesItsPositionAndClocks) {
+    auto red = client("red");
+    auto black = client("black");
+    auto viewer = client("viewer");
+    const auto created = as<Seated>(red->call(CreateGame{kBlitz, ColorChoice::Red, false}));
+    as<Seated>(black->call(JoinGame{created.game_id, ""}));
+    ASSERT_TRUE(red->wait_for<GameStarted>());
+    as<MoveMade>(red->call(MakeMove{created.game_id, "h2e2", 1, 0}));
+    ASSERT_TRUE(black->wait_for<MoveMade>());
+    as<MoveMade>(black->call(MakeMove{created.game_id, "h9g7", 2, 1}));
+
+    const auto list = as<GameList>(viewer->call(ListGames{}));
+    ASSERT_EQ(list.live.size(), 1u);
+    const GameSummary& g = list.live.front();
+    EXPECT_EQ(g.fen, "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+    EXPECT_EQ(g.last_move, "h9g7");
+    ASSERT_TRUE(g.clock);
+    EXPECT_EQ(g.clock->running, Side::Red);
+    EXPECT_GT(g.clock->red_ms, 0);
+    EXPECT_LE(g.clock->red_ms, 5 * 60'000 + 3'000);
+    EXPECT_GT(g.clock->black_ms, 0);
+    EXPECT_LE(g.clock->black_ms, 5 * 60'000 + 3'000);
+    EXPECT_EQ(g.spectators, 0u);
+    EXPECT_EQ(as<GameList>(viewer->call(ListGames{})).live.front().spectators, 0u);
+}
+
 TEST_F(LobbyNetTest, TheGameListFitsInOneFrame) {
     std::vector<std::unique_ptr<TestClient>> hosts;
     for (int i = 0; i < 160; ++i) {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <set>
 
+#include "common/fen.h"
 #include "server/rooms/lobby.h"
 
 namespace xq::server {
@@ -60,6 +61,45 @@ TEST_F(LobbyTest, PublicGameIsListedThenJoinedAndLive) {
     EXPECT_EQ(lobby.join("nope", "player3", 3, "", t0).error().code, ErrorCode::NoSuchGame);
     EXPECT_FALSE(lobby.find("nope"));
     EXPECT_EQ(lobby.cancel_game(game.id, 1).error().code, ErrorCode::AlreadyStarted);
+}
+
+// A live game listed at a time carries what a lobby draws it from: the position, the last move and
+// the clocks, as its spectators see them (so a delayed game's board does not run ahead).
+TEST_F(LobbyTest, LiveListingCarriesThePositionAndClocksSpectatorsSee) {
+    const Created game = create(1);  // player1 is Red
+    ASSERT_TRUE(lobby.join(game.id, "player2", 2, "", t0));
+    Room& room = *lobby.find(game.id);
+    EXPECT_EQ(lobby.live_games(5, t0 + 1s).front().fen, kStartFen);
+    EXPECT_EQ(lobby.live_games(5, t0 + 1s).front().last_move, "");
+    ASSERT_TRUE(room.move(1, 1, 0, "h2e2", t0 + 2s));
+    ASSERT_TRUE(room.move(2, 1, 1, "h9g7", t0 + 4s));
+
+    EXPECT_EQ(lobby.live_games(5).front().fen, "");  // listed without a time: names and counts only
+    EXPECT_FALSE(lobby.live_games(5).front().clocks);
+    const GameListing live = lobby.live_games(5, t0 + 10s).front();
+    EXPECT_EQ(live.fen, "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2");
+    EXPECT_EQ(live.fen, to_fen(room.game().position()));
+    EXPECT_EQ(live.last_move, "h9g7");
+    ASSERT_TRUE(live.clocks);
+    EXPECT_EQ(live.clocks->running, Color::Red);  // Red's clock runs from t0 + 4s
+    EXPECT_EQ(*live.clocks, room.reading(t0 + 10s));
+    EXPECT_LT(live.clocks->red, lobby.live_games(5, t0 + 5s).front().clocks->red);
+
+    // One ply of delay: the board after h2e2, the clocks stopped as they stood then.
+    auto delayed = lobby.create({"player3", 3, kBlitz, ColorChoice::Red, false, false, 1}, t0);
+    ASSERT_TRUE(delayed);
+    ASSERT_TRUE(lobby.join(delayed->id, "player4", 4, "", t0));
+    Room& slow = *lobby.find(delayed->id);
+    ASSERT_TRUE(slow.move(3, 1, 0, "h2e2", t0 + 2s));
+    ASSERT_TRUE(slow.move(4, 1, 1, "h9g7", t0 + 4s));
+    for (const GameListing& l : lobby.live_games(5, t0 + 10s)) {
+        if (l.id != delayed->id) continue;
+        EXPECT_EQ(l.fen, to_fen(slow.game().positions()[1]));
+        EXPECT_EQ(l.last_move, "h2e2");
+        ASSERT_TRUE(l.clocks);
+        EXPECT_FALSE(l.clocks->running);
+        EXPECT_EQ(*l.clocks, slow.snapshot(t0 + 10s, Role::Spectator).clocks);
+    }
 }
 
 TEST_F(LobbyTest, JoiningYourOwnGameIsRefused) {
