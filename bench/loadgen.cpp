@@ -24,7 +24,7 @@ namespace xq::loadgen {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: loadgen --server ADDR:PORT [--games G] [--spectators S] [--move-interval-ms I] [--seconds T]\n"
+    "usage: loadgen --server ADDR:PORT[,ADDR:PORT...] [--games G] [--spectators S] [--move-interval-ms I] [--seconds T]\n"
     "               [--max-plies N] [--server-pid PID] [--relay] [--seed N] [--connect-window N]\n"
     "               [--reconnect] [--plain] [--rated] [--web-watchers N]\n"
     "TLS 1.3 to the server unless --plain (the relay is always plain).\n";
@@ -76,9 +76,16 @@ std::optional<Options> parse_options(int argc, char** argv) {
             o.relay = true;
             continue;
         } else if (arg == "--server") {
-            const auto ep = parse_endpoint(std::string(value));
-            ok = ok && ep;
-            if (ep) o.server = *ep, have_server = true;
+            o.servers.clear();
+            for (std::string_view rest = value; ok && !rest.empty();) {
+                const auto comma = rest.find(',');
+                const auto ep = parse_endpoint(std::string(rest.substr(0, comma)));
+                ok = ok && ep;
+                if (ep) o.servers.push_back(*ep);
+                rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+            }
+            ok = ok && !o.servers.empty();
+            if (ok) o.server = o.servers.front(), have_server = true;
         } else if (arg == "--games") ok = ok && parse_number(value, o.games) && o.games > 0;
         else if (arg == "--spectators") ok = ok && parse_number(value, o.spectators) && o.spectators >= 0;
         else if (arg == "--move-interval-ms") ok = ok && parse_number(value, o.move_interval_ms) && o.move_interval_ms >= 0;

@@ -15,7 +15,11 @@
 namespace xq::loadgen {
 
 struct Options {
-    tcp::endpoint server;
+    tcp::endpoint server;  // the first of `servers`
+    // Several nodes of a cluster (--server A,B,C): each game's Red on one, its Black on the next,
+    // its spectators on the one after, so that every game spans nodes; a dropped bot reconnects to
+    // the next node.
+    std::vector<tcp::endpoint> servers;
     int games = 10;
     int spectators = 1;            // per game
     int move_interval_ms = 1000;   // a player waits this long once it is its turn; 0: at once

@@ -20,9 +20,15 @@ std::string result_text(const proto::Outcome& o) {
     return std::string(proto::to_string(o.result)) + "/" + o.reason + "/" + std::to_string(o.ply);
 }
 
+const tcp::endpoint& ServerDriver::endpoint_for(const Slot& s, std::size_t who, int attempt) const {
+    const auto& nodes = run_.options.servers;
+    return nodes[(s.index + std::min<std::size_t>(who, 2) + static_cast<std::size_t>(attempt)) % nodes.size()];
+}
+
 ServerDriver::ServerDriver(Run& run) : run_(run) {
     for (int i = 0; i < run_.options.games; ++i) {
         auto slot = std::make_unique<Slot>();
+        slot->index = static_cast<std::size_t>(i);
         slot->players[1].color = Color::Black;
         slot->spectators.resize(static_cast<std::size_t>(run_.options.spectators));
         for (auto& p : slot->players) p.timer.emplace(run_.io);
@@ -47,7 +53,7 @@ asio::awaitable<std::string> ServerDriver::setup() {
                     Seat& seat = slot->seat(who);
                     seat.conn = &conns_.emplace_back(run_.io, run_.tls.get());
                     auto error = co_await seat.conn->connect(
-                        run_.options.server,
+                        endpoint_for(*slot, who),
                         [this, slot, who](std::string_view p) { on_payload(*slot, who, p); },
                         [this, slot, who](const std::string& why) { dropped(*slot, who, why); });
                     if (!error.empty())

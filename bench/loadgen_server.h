@@ -47,6 +47,7 @@ struct Player : Seat {
 enum class Phase { Idle, Creating, Watching, Joining, Playing };
 
 struct Slot {
+    std::size_t index = 0;  // which game of the run: places its bots on a cluster's nodes
     proto::GameId game = 0;
     Phase phase = Phase::Idle;
     std::uint64_t create_rid = 0;
@@ -115,6 +116,12 @@ private:
     }
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::Snapshot& m);
     void join(Slot& s);
+    // Where a bot connects: its game's Red, Black and spectators on three successive nodes of
+    // --server A,B,C; a reconnection (attempt > 0) tries the next node.
+    const tcp::endpoint& endpoint_for(const Slot& s, std::size_t who, int attempt = 0) const;
+    // A JoinGame or WatchGame sent on another node than the game's, before that node's copy of
+    // the shared lobby had it: asked again a moment later.
+    void ask_again(Slot& s, std::size_t who);
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::GameStarted& m);
     void on_message(Slot& s, std::size_t who, std::uint64_t rid, const proto::MoveMade& m);
     void on_message(Slot& s, std::size_t who, std::uint64_t, const proto::GameEnded& m);

@@ -56,6 +56,21 @@ void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t, const pro
     if (++s.watching == watchers(s)) join(s);
 }
 
+void ServerDriver::ask_again(Slot& s, std::size_t who) {
+    asio::co_spawn(
+        run_.io,
+        [this, &s, who, game = s.game, phase = s.phase]() -> asio::awaitable<void> {
+            asio::steady_timer pause(run_.io);
+            pause.expires_after(std::chrono::milliseconds(100));
+            boost::system::error_code ec;
+            co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+            if (s.game != game || s.phase != phase || s.dead) co_return;
+            if (who == 1) send(s.players[1], proto::JoinGame{game, ""});
+            else send(s.seat(who), proto::WatchGame{game, ""});
+        },
+        asio::detached);
+}
+
 void ServerDriver::join(Slot& s) {
     s.phase = Phase::Joining;
     send(s.players[1], proto::JoinGame{s.game, ""});
@@ -134,6 +149,9 @@ void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t rid, const
     // A move or resignation that crossed the game's end on the wire.
     if (who < 2 && e.code == proto::ErrorCode::GameOver) return;
     if (e.code == proto::ErrorCode::NoSuchGame && s.seat(who).resyncing) return not_live(s, who);
+    if (e.code == proto::ErrorCode::NoSuchGame && run_.options.servers.size() > 1 && e.game_id == s.game &&
+        ((who == 1 && s.phase == Phase::Joining) || (who >= 2 && s.phase == Phase::Watching)))
+        return ask_again(s, who);
     run_.stats.error("server error " + std::string(proto::code_name(e.code)) + ": " + e.message);
 }
 

@@ -40,7 +40,7 @@ void ServerDriver::dropped(Slot& s, std::size_t who, const std::string& why) {
                 co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ec));
                 Conn& conn = conns_.emplace_back(run_.io, run_.tls.get());
                 auto error = co_await conn.connect(
-                    run_.options.server,
+                    endpoint_for(s, who, attempt),
                     [this, &s, who](std::string_view p) { on_payload(s, who, p); },
                     [this, &s, who](const std::string& reason) { dropped(s, who, reason); });
                 if (!error.empty()) continue;
