@@ -2,7 +2,8 @@
 # ./xq cluster N: a cluster to try on this machine (docs/cluster.md): a throw-away PostgreSQL and
 # redis-server in DIR (default build/cluster), then N xiangqi-server nodes on ports 7777, 7778, ...
 # sharing them. Connect clients to any node (./xq client --connect 127.0.0.1:7778). Ctrl-C stops
-# everything; the data stay in DIR until the next start, which begins empty.
+# everything (or SIGTERM: a background shell ignores SIGINT); the data stay in DIR until the next
+# start, which begins empty.
 #
 # usage: tools/cluster.sh BUILD_DIR N [--dir DIR] [--port FIRST] [-- NODE ARGS...]
 set -euo pipefail
@@ -65,6 +66,14 @@ for ((i = 0; i < count; i++)); do
   echo "cluster: node-$((i + 1)) on port $port (log $dir/logs/node-$((i + 1)).log)" >&2
 done
 echo "cluster: $count node(s), PostgreSQL in $dir/pg, Redis at $dir/redis.sock; Ctrl-C stops them" >&2
-# Ends when any node ends (a crash is worth seeing), or on Ctrl-C.
-wait -n "${pids[@]}" || true
-echo "cluster: a process ended; see $dir/logs" >&2
+# Runs until Ctrl-C. A node that ends (killed to see its games taken over, say) is reported; the
+# others go on.
+declare -A reported=()
+while sleep 1; do
+  for pid in "${pids[@]}"; do
+    if [[ -z "${reported[$pid]:-}" ]] && ! kill -0 "$pid" 2>/dev/null; then
+      reported[$pid]=1
+      echo "cluster: process $pid ended; see $dir/logs" >&2
+    fi
+  done
+done

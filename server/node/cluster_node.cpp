@@ -139,7 +139,14 @@ std::optional<std::string> ClusterNode::remote_owner(std::uint64_t game) {
         return entry->owner;
     }
     if (const auto it = orphans_.find(game); it != orphans_.end()) return it->second;  // forgotten with its owner
-    return std::nullopt;
+    // Not in our copy of the lobby: a game just created elsewhere, or one just taken over whose new
+    // owner has not published it yet (a takeover forgets the dead owner's entries first). The
+    // database knows; a game nobody has is answered here (NO_SUCH_GAME).
+    const auto id = wire::room_id(game);
+    if (!id || dispatcher_.lobby().find(*id)) return std::nullopt;
+    const auto owner = ownership_.owner_of(*id);
+    if (!owner || !owner->has_value() || **owner == options_.id) return std::nullopt;
+    return *owner;
 }
 
 void ClusterNode::forward(const std::string& node, const std::shared_ptr<Peer>& peer, const proto::NodeIdentity& who,
