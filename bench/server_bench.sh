@@ -11,7 +11,8 @@
 # "rated" is the TLS server playing rated games between accounts (loadgen --rated: each player
 # registers first, at the minimal password cost, registrations unlimited, so setup stays short);
 # its saturation row runs in each round right after the casual one, and its capacity row after the
-# casual capacity row: rated against casual is the cost of ratings (issue 19: within 5%).
+# casual capacity row: rated against casual is the cost of ratings (issue 19: within 5%). Without
+# --quick, issue 23's browser-watcher row follows (bench/web_watch_bench.sh).
 #
 # usage: server_bench.sh BUILD_DIR [--quick]
 set -euo pipefail
@@ -167,4 +168,10 @@ cat "$tmp/all.json"
 if [[ -s "$tmp/server.log" ]]; then
   echo "server warnings (last 5):"
   tail -5 "$tmp/server.log"
+fi
+# Issue 23's browser-watcher row (1 game, 5,000 WebSocket watchers beside 1,000 desktop
+# spectators, against the same run without the WebSocket watchers), after the matrix.
+if ((quick == 0)); then
+  echo "browser watchers:"
+  "$(dirname "${BASH_SOURCE[0]}")/web_watch_bench.sh" "$build" 5000 1000 30 500
 fi

@@ -130,7 +130,8 @@ void DispatchDriver::request(int slot, std::string_view payload) {
             rewritten = proto::encode(real);
             payload = rewritten;
         }
-        asked_.request_id = real.request_id;
+        // A Pong is not a request: never answered, whatever id it carries (round_trips.cpp).
+        asked_.request_id = std::holds_alternative<proto::Pong>(real.body) ? 0 : real.request_id;
         if (const auto* move = std::get_if<proto::MakeMove>(&real.body))
             if (const server::Room* r = room(move->game_id)) asked_.plies_before = r->game().ply_count();
         if (const auto* join = std::get_if<proto::JoinGame>(&real.body))

@@ -93,7 +93,7 @@ std::string TempPostgres::fresh_schema() {
 
 void TempPostgres::stop(int signal) {
     if (pid_ <= 0) return;
-    ::kill(pid_, signal);
+    ::kill(signal == SIGKILL ? -pid_ : pid_, signal);
     int status = 0;
     waitpid(pid_, &status, 0);
     pid_ = -1;
@@ -110,6 +110,9 @@ void TempPostgres::start() {
         if (pid_ < 0) throw std::runtime_error("fork failed");
         if (pid_ == 0) {
             if (chdir(dir_.c_str()) != 0) _exit(127);
+            // A group of its own: a crash (SIGKILL) kills the postmaster and its backends at once,
+            // as a dying database machine would; a backend outliving its postmaster can still commit.
+            setpgid(0, 0);
             const std::string log = dir_ + "/server.log";
             if (!freopen(log.c_str(), "a", stdout) || !freopen(log.c_str(), "a", stderr)) _exit(127);
             const std::string data = dir_ + "/data", port = std::to_string(port_), postgres = std::string(kBin) + "/postgres";

@@ -34,8 +34,9 @@ public:
     // store for each test on the one server.
     std::string fresh_schema();
 
-    // SIGINT (fast shutdown) or SIGKILL (a crash: the next start recovers) the postmaster, and
-    // wait for it to exit. Then start() brings it back on the same socket and data directory.
+    // SIGINT (fast shutdown) of the postmaster, or SIGKILL (a crash: the next start recovers) of it
+    // and its backends; waits for it to exit. Then start() brings it back on the same socket and
+    // data directory.
     void stop(int signal = SIGINT);
     void start();
     bool running() const { return pid_ > 0; }

@@ -19,6 +19,7 @@
 #include "support/temp_postgres.h"
 #include "support/temp_redis.h"
 #include "support/test_client.h"
+#include "support/web_client.h"
 
 extern char** environ;
 
@@ -35,7 +36,9 @@ const TimeControl kBlitz{5, 3, std::nullopt};
 // One node: a Server with --postgres and --redis, on a loop thread of its own.
 class Node {
 public:
-    Node(const std::string& id, const std::string& conninfo, const std::string& redis, const std::filesystem::path& dir) {
+    // `web_root`: the node also serves the watch page's WebSocket (issue 23).
+    Node(const std::string& id, const std::string& conninfo, const std::string& redis, const std::filesystem::path& dir,
+         std::optional<std::filesystem::path> web_root = std::nullopt) {
         server::ServerConfig config;
         config.listen = server::tcp::endpoint(server::asio::ip::make_address("127.0.0.1"), 0);
         config.db = dir / (id + ".db");  // unused with postgres: where a certificate would go
@@ -46,6 +49,7 @@ public:
         node.redis = *cluster::parse_redis_address(redis);
         node.id = id;
         config.cluster = node;
+        config.web_root = web_root;
         server_ = std::make_unique<server::Server>(io_, config);
         server_->start();
         thread_ = std::thread([this] { io_.run(); });
@@ -87,8 +91,8 @@ protected:
         nodes_.clear();
         std::filesystem::remove_all(dir_);
     }
-    Node& start(const std::string& id) {
-        return *nodes_.emplace_back(std::make_unique<Node>(id, conninfo_, redis_.unix_address(), dir_));
+    Node& start(const std::string& id, std::optional<std::filesystem::path> web_root = std::nullopt) {
+        return *nodes_.emplace_back(std::make_unique<Node>(id, conninfo_, redis_.unix_address(), dir_, web_root));
     }
     // Polls ListGames on `c` until `game` is listed (in `open` or `live` as asked).
     static bool listed(test::TestClient& c, GameId game, bool live) {
@@ -321,6 +325,41 @@ TEST_F(ClusterNodeTest, AGameWhoseOwnerIsKilledIsTakenOverAndPlayedOn) {
     const auto seen = black_again->wait_for<MoveMade>([](const MoveMade& m) { return m.ply == 3; });
     ASSERT_TRUE(seen);
     EXPECT_EQ(seen->move, "h0g2");
+}
+
+}  // namespace
+}  // namespace xq
+
+namespace xq {
+namespace {
+
+// Issue 23 in a cluster: a browser's WebSocket on node B watches a game node A owns, sees its
+// moves, and may still only watch (its MakeMove refused on B with WATCH_ONLY, never forwarded).
+TEST_F(ClusterNodeTest, ABrowserOnOneNodeWatchesAGameOwnedByAnother) {
+    Node& a = start("node-a");
+    Node& b = start("node-b", dir_);  // an empty web root: the WebSocket needs no page
+    auto red = a.client("red");
+    auto black = a.client("black");
+    const auto created = as<Seated>(red->call(CreateGame{kBlitz, ColorChoice::Red, false}));
+    as<Seated>(black->call(JoinGame{created.game_id, ""}));
+    ASSERT_TRUE(red->wait_for<GameStarted>());
+
+    test::WsClient browser(b.port(), {});
+    ASSERT_EQ(browser.status(), 101);
+    browser.hello("a browser");
+    std::optional<Snapshot> snapshot;
+    for (int i = 0; i < 200 && !snapshot; ++i) {  // until node B's copy of the lobby has the game
+        const auto reply = browser.call(WatchGame{created.game_id, ""});
+        if (const auto* s = std::get_if<Snapshot>(&reply.body)) snapshot = *s;
+        else std::this_thread::sleep_for(50ms);
+    }
+    ASSERT_TRUE(snapshot) << "the browser on node B could not watch node A's game";
+    EXPECT_EQ(snapshot->status, GameStatus::Playing);
+    as<MoveMade>(red->call(MakeMove{created.game_id, "h2e2", 1, 0}));
+    const auto seen = browser.wait_for<MoveMade>();
+    ASSERT_TRUE(seen);
+    EXPECT_EQ(seen->move, "h2e2");
+    EXPECT_EQ(error_of(browser.call(MakeMove{created.game_id, "h9g7", 2, 1})), ErrorCode::WatchOnly);
 }
 
 }  // namespace
