@@ -353,7 +353,8 @@ void ClusterNode::retry_parked() {
     if (parked_.empty()) return;
     std::erase_if(orphans_, [&](const auto& kv) {
         const auto* entry = replica_->find(kv.first);
-        return (entry && !dead(entry->owner)) || dispatcher_.lobby().find(*wire::room_id(kv.first));
+        const auto id = wire::room_id(kv.first);
+        return (entry && !dead(entry->owner)) || !id || dispatcher_.lobby().find(*id);
     });
     const auto now = std::chrono::steady_clock::now();
     auto parked = std::move(parked_);
