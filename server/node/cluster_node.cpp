@@ -14,6 +14,21 @@ namespace {
 constexpr char kListed = 'L', kUnlisted = 'U';
 // Sessions one deliver names at most (proto/convert_node.cpp bounds a node message's size).
 constexpr std::size_t kMaxSessionsPerDeliver = 4096;
+// Requests waiting for a dead owner's successor at most; more are answered TRY_LATER at once.
+constexpr std::size_t kMaxParked = 20000;
+
+// TRY_LATER for a request (one ClientMessage) about a game whose owner died and has no successor.
+void refuse_for_now(Peer& peer, std::string_view frame) {
+    const auto message = proto::decode_client(frame);
+    if (!message) return;
+    const auto game = routed_game(message->body);
+    proto::Error refusal;
+    refusal.code = proto::ErrorCode::TryLater;
+    refusal.message = "the game's server stopped and no other has taken the game over yet";
+    refusal.game_id = game.value_or(0);
+    refusal.retry_after_ms = 2000;
+    peer.deliver(proto::encode(proto::ServerMessage{message->request_id, refusal}));
+}
 
 std::string random_token() {
     std::random_device device;
@@ -152,6 +167,7 @@ std::optional<std::string> ClusterNode::remote_owner(std::uint64_t game) {
 void ClusterNode::forward(const std::string& node, const std::shared_ptr<Peer>& peer, const proto::NodeIdentity& who,
                           std::string_view frame) {
     if (dead(node)) {
+        if (parked_.size() >= kMaxParked) return refuse_for_now(*peer, frame);
         ++stats_.parked;
         parked_.push_back({peer, std::string(frame), std::chrono::steady_clock::now()});
         return;
@@ -367,16 +383,8 @@ void ClusterNode::retry_parked() {
         const auto game = routed_game(message->body);
         const auto owner = game ? remote_owner(*game) : std::nullopt;
         if (owner && dead(*owner)) {
-            if (now - p.since < options_.park_limit) {
-                parked_.push_back(std::move(p));
-            } else {
-                proto::Error refusal;
-                refusal.code = proto::ErrorCode::TryLater;
-                refusal.message = "the game's server stopped and no other has taken the game over yet";
-                refusal.game_id = game.value_or(0);
-                refusal.retry_after_ms = 2000;
-                peer->deliver(proto::encode(proto::ServerMessage{message->request_id, refusal}));
-            }
+            if (now - p.since < options_.park_limit) parked_.push_back(std::move(p));
+            else refuse_for_now(*peer, p.frame);
             continue;
         }
         dispatcher_.on_frame(peer, p.frame);  // routed afresh: ours now, or to its new owner
