@@ -6,7 +6,6 @@
 #include <functional>
 #include <iostream>
 #include <malloc.h>
-#include <random>
 #include <sqlite3.h>
 #include <sys/random.h>
 #include <unistd.h>
@@ -48,16 +47,6 @@ void tune_allocators() {
     // SQLite's allocation statistics take a global mutex on every allocation; nothing reads them.
     // Must come before SQLite initialises, i.e. before the first database is opened.
     sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-}
-
-// "node-" and 12 hex digits: unique enough among a cluster's nodes, and readable in logs.
-std::string random_node_id() {
-    std::random_device device;
-    const std::uint64_t value = (std::uint64_t{device()} << 32) | device();
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string id = "node-";
-    for (int shift = 44; shift >= 0; shift -= 4) id += kHex[(value >> shift) & 15];
-    return id;
 }
 
 // The command line as typed; server_config and bot_setup check it.
@@ -176,7 +165,8 @@ std::expected<ServerConfig, std::string> server_config(const CommandLine& line) 
         if (!address) return std::unexpected("--redis: " + address.error());
         xq::server::node::NodeOptions node;
         node.redis = *address;
-        node.id = line.node_id.empty() ? random_node_id() : line.node_id;
+        // "node-" and 12 random hex digits: unique enough among a cluster's nodes, readable in logs.
+        node.id = line.node_id.empty() ? "node-" + xq::server::random_hex(6) : line.node_id;
         if (!xq::cluster::valid_node_id(node.id))
             return std::unexpected("--node-id must be 1-64 of A-Z a-z 0-9 _ -, got '" + line.node_id + "'");
         config.cluster = node;

@@ -1,7 +1,6 @@
 #include "server/node/cluster_node.h"
 
-#include <random>
-
+#include "server/accounts/secret.h"
 #include "server/dispatch/wire.h"
 #include "server/log/log.h"
 
@@ -30,15 +29,6 @@ void refuse_for_now(Peer& peer, std::string_view frame) {
     peer.deliver(proto::encode(proto::ServerMessage{message->request_id, refusal}));
 }
 
-std::string random_token() {
-    std::random_device device;
-    const std::uint64_t value = (std::uint64_t{device()} << 32) | device();
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string token;
-    for (int shift = 60; shift >= 0; shift -= 4) token += kHex[(value >> shift) & 15];
-    return token;
-}
-
 }  // namespace
 
 ClusterNode::ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher, GameOwnership& ownership, NodeOptions options,
@@ -54,7 +44,7 @@ ClusterNode::ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher,
     leases_ = std::make_shared<cluster::Leases>(redis_);
     std::weak_ptr<bool> alive = alive_;
     keeper_ = cluster::LeaseKeeper::create(
-        executor, leases_, options_.id, random_token(), options_.lease,
+        executor, leases_, options_.id, random_hex(8), options_.lease,
         [this, alive] {
             if (alive.lock()) log(LogLevel::Info, "cluster: node ", options_.id, " holds its lease");
         },

@@ -32,4 +32,10 @@ struct StoreError {
 template <class T>
 using StoreResult = std::expected<T, StoreError>;
 
+// The same error with "context: " in front of its message (what the store was doing).
+inline StoreError in_context(StoreError error, std::string_view context) {
+    error.message.insert(0, std::string(context) + ": ");
+    return error;
+}
+
 }  // namespace xq::server

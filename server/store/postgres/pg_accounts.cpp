@@ -11,11 +11,6 @@ namespace {
 
 using pg::param;
 
-StoreError in_context(StoreError e, std::string_view context) {
-    e.message = std::string(context) + ": " + e.message;
-    return e;
-}
-
 template <class T>
 StoreResult<T> failed(StoreError e, std::string_view context) {
     return std::unexpected(in_context(std::move(e), context));

@@ -15,11 +15,6 @@ namespace {
 
 using pg::param;
 
-StoreError in_context(StoreError e, std::string_view context) {
-    e.message = std::string(context) + ": " + e.message;
-    return e;
-}
-
 std::string journal_context(const JournalRecord& record) { return "journal game " + std::string(journal_game_id(record)); }
 
 // Each turn also writes its number under this store's id: how a COMMIT without an answer is

@@ -20,11 +20,6 @@ std::int64_t unix_ms() {
         .count();
 }
 
-StoreError in_context(StoreError e, std::string_view context) {
-    e.message = std::string(context) + ": " + e.message;
-    return e;
-}
-
 // The answer row of a statement whose data-modifying part is the CTE `w` and whose game id is $1.
 constexpr std::string_view kAnswer =
     " SELECT (SELECT count(*) FROM w), l.plies, l.fence FROM (SELECT 1) one "

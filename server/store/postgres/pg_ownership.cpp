@@ -12,11 +12,6 @@ namespace {
 
 using pg::param;
 
-StoreError in_context(StoreError e, std::string_view context) {
-    e.message = std::string(context) + ": " + e.message;
-    return e;
-}
-
 }  // namespace
 
 StoreResult<std::vector<RecoverableGame>> PgStore::take_over(std::string_view dead_node, std::int64_t limit) {

@@ -25,11 +25,6 @@ std::string random_node_id() {
     return text;
 }
 
-StoreError in_context(StoreError e, std::string_view context) {
-    e.message = std::string(context) + ": " + e.message;
-    return e;
-}
-
 constexpr std::string_view kSummaryColumns =
     "id, red_name, black_name, base_seconds, increment_seconds, move_cap_seconds, result, reason, "
     "ply_count, started_at, ended_at, rated, red_account, black_account, red_rating_before, red_rating_after, "

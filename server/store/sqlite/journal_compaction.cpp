@@ -7,7 +7,6 @@
 
 namespace xq::server {
 
-using sql::in_context;
 
 StoreResult<bool> SqliteStore::compact_journal() {
     if (live_stale_)

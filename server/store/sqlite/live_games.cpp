@@ -13,7 +13,6 @@
 
 namespace xq::server {
 
-using sql::in_context;
 
 StoreResult<SqliteStore::LiveJournal*> SqliteStore::live_journal(std::string_view id, std::string_view context) {
     if (live_stale_)

@@ -12,7 +12,6 @@
 
 namespace xq::server {
 
-using sql::in_context;
 
 namespace {
 

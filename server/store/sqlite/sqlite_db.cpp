@@ -39,11 +39,6 @@ StoreError make_error(int rc, std::string_view detail) {
     return {code_for(rc), std::string(detail) + " (sqlite code " + std::to_string(rc) + ")"};
 }
 
-StoreError in_context(StoreError error, std::string_view context) {
-    error.message.insert(0, std::string(context) + ": ");
-    return error;
-}
-
 Query::Query(Query&& other) noexcept : db_(other.db_), stmt_(std::exchange(other.stmt_, nullptr)) {}
 
 Query::~Query() {

@@ -30,9 +30,6 @@ using Value = std::variant<std::nullptr_t, std::int64_t, std::string_view, doubl
 // number; callers prefix what they were doing.
 StoreError make_error(int rc, std::string_view detail);
 
-// The same error with "context: " in front of its message.
-StoreError in_context(StoreError error, std::string_view context);
-
 // One cached statement in use. Reset and unbound on destruction, so an abandoned read never
 // keeps a snapshot (and the WAL) pinned.
 class Query {

@@ -14,7 +14,6 @@
 
 namespace xq::server {
 
-using sql::in_context;
 
 namespace {
 

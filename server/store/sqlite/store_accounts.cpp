@@ -5,7 +5,6 @@
 
 namespace xq::server {
 
-using sql::in_context;
 
 StoreResult<void> SqliteStore::create_account(const AccountRecord& a) {
     auto done = db_.run("INSERT INTO accounts (key, name, password_hash, created_at, computer) VALUES (?, ?, ?, ?, ?)",

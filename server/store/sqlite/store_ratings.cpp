@@ -9,7 +9,6 @@
 
 namespace xq::server {
 
-using sql::in_context;
 
 StoreResult<void> SqliteStore::write_ratings(const ArchivedGame& g) {
     for (const auto* side : {&g.red_rating, &g.black_rating}) {

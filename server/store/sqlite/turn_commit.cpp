@@ -9,7 +9,6 @@
 
 namespace xq::server {
 
-using sql::in_context;
 
 namespace {
 

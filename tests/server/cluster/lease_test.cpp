@@ -33,11 +33,7 @@ protected:
 
     template <class T, class Start>
     T wait(Start start) {
-        std::optional<std::expected<T, RedisError>> got;
-        start([&](std::expected<T, RedisError> r) { got = std::move(r); });
-        EXPECT_TRUE(run_until(io_, [&] { return got.has_value(); }));
-        EXPECT_TRUE(got && *got) << (got && !*got ? got->error().detail : "no answer");
-        return got && *got ? **got : T{};
+        return test::answer<T>(io_, std::move(start));
     }
     AcquireResult acquire(const std::string& holder, const std::string& token, std::chrono::milliseconds ttl = 5s) {
         return wait<AcquireResult>([&](auto h) { leases_->acquire(key_, holder, token, ttl, h); });

@@ -5,9 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <expected>
 #include <functional>
+#include <optional>
 
 #include "server/cluster/asio.h"
+#include "server/cluster/redis_connection.h"
 
 namespace xq::test {
 
@@ -31,6 +34,17 @@ inline bool run_until(asio::io_context& io, const std::function<bool()>& done, s
 inline void run_for(asio::io_context& io, std::chrono::milliseconds span) {
     io.restart();
     io.run_for(span);
+}
+
+// Starts a call that answers a handler with std::expected<T, RedisError>, runs until the answer
+// comes, and returns its value (a test failure, naming the error, when there is none).
+template <class T, class Start>
+T answer(asio::io_context& io, Start start) {
+    std::optional<std::expected<T, cluster::RedisError>> got;
+    start([&](std::expected<T, cluster::RedisError> r) { got = std::move(r); });
+    EXPECT_TRUE(run_until(io, [&] { return got.has_value(); }));
+    EXPECT_TRUE(got && *got) << (got && !*got ? got->error().detail : "no answer");
+    return got && *got ? **got : T{};
 }
 
 }  // namespace xq::test

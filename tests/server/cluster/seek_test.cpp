@@ -62,11 +62,7 @@ protected:
 
     template <class T, class Start>
     T wait(Start start) {
-        std::optional<std::expected<T, RedisError>> got;
-        start([&](std::expected<T, RedisError> r) { got = std::move(r); });
-        EXPECT_TRUE(run_until(io_, [&] { return got.has_value(); }));
-        EXPECT_TRUE(got && *got) << (got && !*got ? got->error().detail : "no answer");
-        return got && *got ? **got : T{};
+        return test::answer<T>(io_, std::move(start));
     }
     std::string add(Node& n, std::uint64_t session, const std::string& bytes) {
         return wait<std::string>([&](auto h) { n.book->add(session, bytes, h); });
