@@ -362,13 +362,15 @@ void Dispatcher::give_up(const RoomId& id) {
 
 std::vector<RoomId> Dispatcher::adopt_games(const std::vector<RecoverableGame>& games) {
     const auto report = restore_games(games, lobby_, random_, now(), std::chrono::duration_cast<Millis>(config_.grace));
-    for (const RoomId& id : report.private_rooms) private_rooms_.insert(id);
-    for (const RoomId& id : report.rooms) {
-        mark_accounts(id);
-        arm_flag_timer(lobby_.find(id));
-    }
-    for (const std::string& e : report.errors) log(LogLevel::Error, "takeover: ", e);
+    take_in(report, "takeover");
+    for (const RoomId& id : report.rooms) arm_flag_timer(lobby_.find(id));
     return report.rooms;
+}
+
+void Dispatcher::take_in(const RecoveryReport& report, std::string_view what) {
+    for (const RoomId& id : report.private_rooms) private_rooms_.insert(id);
+    for (const RoomId& id : report.rooms) mark_accounts(id);  // the players' ratings, as shown
+    for (const std::string& e : report.errors) log(LogLevel::Error, what, ": ", e);
 }
 
 // The room goes back to what the journal holds. A game whose start was never stored is aborted.
@@ -404,9 +406,7 @@ void Dispatcher::roll_back(const RoomId& id) {
 void Dispatcher::recover() {
     const auto report =
         recover_games(store_, lobby_, random_, now(), std::chrono::duration_cast<Millis>(config_.grace));
-    for (const RoomId& id : report.private_rooms) private_rooms_.insert(id);
-    for (const RoomId& id : report.rooms) mark_accounts(id);  // the players' ratings, as shown
-    for (const std::string& e : report.errors) log(LogLevel::Error, "recovery: ", e);
+    take_in(report, "recovery");
     if (report.restored > 0) log(LogLevel::Info, "restored ", report.restored, " live game(s) from the journal");
 }
 

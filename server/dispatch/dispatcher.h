@@ -27,6 +27,7 @@
 #include "server/dispatch/join_code_guard.h"
 #include "server/dispatch/rate_limit.h"
 #include "server/dispatch/rating_book.h"
+#include "server/dispatch/recovery.h"
 #include "server/dispatch/router.h"
 #include "server/store/store.h"
 
@@ -195,6 +196,9 @@ private:
     // Another node took the game over (its fence moved on): the room goes from here, and the
     // connections in it close, so their clients reconnect and resume on the game's new owner.
     void give_up(const RoomId& id);
+    // Rooms restored from the journal (recovery.h), after a restart or a takeover: their private
+    // flags and seat ratings; what could not be restored is logged under `what`.
+    void take_in(const RecoveryReport& report, std::string_view what);
     RatingShifts on_archive(const FinishedGame& game);
     // Seats the players of quick-match pairings (`asker`'s copy answers request `rid`).
     void seat_match(const Match& found, ParticipantId asker, std::uint64_t rid);
