@@ -318,8 +318,16 @@ bool App::handle_events(ui::Input& in) {
     const Screen screen = shown_screen();
     bool any = false;
     sf::Event event;
-    while (window_.pollEvent(event)) {
+    while (next_event(event)) {
         any = true;
+        // Widgets act on a click when the frame is drawn: a second click, or keys typed after
+        // the click, wait for the next frame, so that a slow frame loses no click and a key
+        // reaches what the click focused.
+        if (in.pressed && (event.type == sf::Event::MouseButtonPressed || event.type == sf::Event::KeyPressed ||
+                           event.type == sf::Event::TextEntered)) {
+            deferred_.push_front(event);
+            break;
+        }
         if (!handle_window_event(event, in)) continue;
         if (records_.active()) {  // a dialog over the screen takes the keyboard
             records_.handle(event);
@@ -331,6 +339,14 @@ bool App::handle_events(ui::Input& in) {
         if (screen == Screen::Profile) profile_screen_.handle(event);
     }
     return any;
+}
+
+// The next event: first those a frame left for the next one, then the window's.
+bool App::next_event(sf::Event& event) {
+    if (deferred_.empty()) return window_.pollEvent(event);
+    event = deferred_.front();
+    deferred_.pop_front();
+    return true;
 }
 
 // What the window itself answers (close, resize, F12) and the mouse noted in `in`; false for an
@@ -499,7 +515,7 @@ int App::run() {
         }
         ui::Input in;
         const bool events = handle_events(in);
-        if (events || expose_.exposed()) frames_due_.request();
+        if (events || expose_.exposed() || !deferred_.empty()) frames_due_.request();
         const TimePoint now = SteadyClock::now();
         if (update(now)) frames_due_.request();
         // fully_loaded() counts frames: until the --screenshot is taken, every turn draws one.

@@ -4,6 +4,7 @@
 // network runs on its own thread, so a frame never waits for it.
 
 #include <atomic>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -79,6 +80,7 @@ private:
     // One turn of run(): input, then what changed, then the picture if it changed.
     Screen shown_screen() const;
     bool handle_events(ui::Input& in);
+    bool next_event(sf::Event& event);
     bool handle_window_event(const sf::Event& event, ui::Input& in);
     bool update(TimePoint now);
     std::string status_line() const;
@@ -117,6 +119,7 @@ private:
     TimePoint toast_until_{};
     std::optional<std::uint64_t> seen_game_;  // to turn the board for Black once per new game
     FrameSchedule frames_due_;
+    std::deque<sf::Event> deferred_;  // events handle_events left for the next frame
     std::pair<bool, std::vector<FoundServer>> discovery_seen_;  // the start screen's list as last drawn
     int frames_ = 0;
     int screenshots_ = 0;

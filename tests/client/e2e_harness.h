@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <utility>
+#include <vector>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -148,6 +149,19 @@ public:
                         std::to_string(static_cast<int>(p.x)) + " " + std::to_string(static_cast<int>(p.y)) +
                         " click 1"));
         std::this_thread::sleep_for(150ms);  // a frame or two to see the click
+    }
+    // Several clicks made while the client is stopped, so that they all arrive within one of its
+    // frames, as on a slow machine: the client must lose none.
+    void click_within_one_frame(const std::vector<Point>& points) {
+        std::string command = "xdotool windowraise " + window_;
+        for (const Point p : points)
+            command += " mousemove --window " + window_ + " " + std::to_string(static_cast<int>(p.x)) + " " +
+                       std::to_string(static_cast<int>(p.y)) + " click 1";
+        ::kill(pid_, SIGSTOP);
+        const bool sent = run(command).has_value();
+        ::kill(pid_, SIGCONT);
+        ASSERT_TRUE(sent);
+        std::this_thread::sleep_for(300ms);
     }
     void click_square(const std::string& square, bool flipped, float width = kWidth, float height = kHeight) {
         const BoardGeometry g(game_layout(width, height).board, flipped);
