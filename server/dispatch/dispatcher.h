@@ -122,6 +122,9 @@ public:
     // Games this node took over from a dead node (GameOwnership::take_over): rooms again, as after
     // a restart; their players resume with their tokens. The ids of the games restored.
     std::vector<RoomId> adopt_games(const std::vector<RecoverableGame>& games);
+    // Another node took the game over (its fence moved on): the room goes from here, and the
+    // connections in it close, so their clients reconnect and resume on the game's new owner.
+    void give_up(const RoomId& id);
 
     // Every peer that has sent a frame and is not closed yet.
     std::vector<std::shared_ptr<Peer>> peers() const;
@@ -193,9 +196,6 @@ private:
     void arm_count_timer();
     // A refused commit refuses the change: the room goes back to what the journal holds.
     void roll_back(const RoomId& id);
-    // Another node took the game over (its fence moved on): the room goes from here, and the
-    // connections in it close, so their clients reconnect and resume on the game's new owner.
-    void give_up(const RoomId& id);
     // Rooms restored from the journal (recovery.h), after a restart or a takeover: their private
     // flags and seat ratings; what could not be restored is logged under `what`.
     void take_in(const RecoveryReport& report, std::string_view what);

@@ -43,16 +43,10 @@ ClusterNode::ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher,
     redis_ = cluster::RedisClient::create(executor, options_.redis);
     leases_ = std::make_shared<cluster::Leases>(redis_);
     std::weak_ptr<bool> alive = alive_;
-    keeper_ = cluster::LeaseKeeper::create(
-        executor, leases_, options_.id, random_hex(8), options_.lease,
-        [this, alive] {
-            if (alive.lock()) log(LogLevel::Info, "cluster: node ", options_.id, " holds its lease");
-        },
-        [this, alive](const std::string& why) {
-            if (!alive.lock() || stopped_) return;
-            log(LogLevel::Error, "cluster: node ", options_.id, " lost its lease (", why, "); stopping");
-            if (lost_) lost_();
-        });
+    stand();
+    redis_->watch_link([this, alive] {
+        if (alive.lock()) redis_up_since_ = std::chrono::steady_clock::now();
+    }, {});
     cluster::BusHandlers handlers;
     handlers.on_node_message = [this, alive](std::string_view from, std::string_view payload) {
         if (alive.lock()) on_node_message(from, payload);
@@ -62,6 +56,49 @@ ClusterNode::ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher,
     };
     bus_ = cluster::Bus::create(executor, redis_, options_.id, std::move(handlers));
     replica_ = cluster::LobbyReplica::create(executor, redis_, options_.id);
+}
+
+// Takes our lease and keeps it. Lost to another process of our id: we stop. Lost because Redis
+// restarted empty or was unreachable past the TTL: we take it again, and give up the games a
+// survivor claimed meanwhile (their fences moved on, so our writes to them were refused anyway).
+void ClusterNode::stand() {
+    std::weak_ptr<bool> alive = alive_;
+    const bool again = keeper_ != nullptr;
+    keeper_ = cluster::LeaseKeeper::create(
+        executor_, leases_, options_.id, random_hex(8), options_.lease,
+        [this, alive, again] {
+            if (!alive.lock() || stopped_) return;
+            log(LogLevel::Info, "cluster: node ", options_.id, again ? " holds its lease again" : " holds its lease");
+            if (again) give_up_claimed_games();
+        },
+        [this, alive](const std::string& why) {
+            if (!alive.lock() || stopped_) return;
+            if (why.ends_with(cluster::to_string(cluster::RenewResult::Taken))) {
+                log(LogLevel::Error, "cluster: node ", options_.id, " lost its lease (", why, "); stopping");
+                if (lost_) lost_();
+                return;
+            }
+            log(LogLevel::Warn, "cluster: node ", options_.id, " lost its lease (", why, "); taking it again");
+            asio::post(executor_, [this, alive] {
+                if (alive.lock() && !stopped_) {
+                    stand();
+                    keeper_->start();
+                }
+            });
+        });
+}
+
+void ClusterNode::give_up_claimed_games() {
+    std::vector<RoomId> lost;
+    for (const auto& [listing, listed] : dispatcher_.lobby().every_game(std::chrono::steady_clock::now())) {
+        const auto owner = ownership_.owner_of(listing.id);
+        if (!owner) continue;  // ended meanwhile (NotFound), or the database is away: the fence still guards
+        if (*owner && **owner != options_.id) {
+            log(LogLevel::Warn, "cluster: game ", listing.id, " was taken over by ", **owner, " while our lease was gone");
+            lost.push_back(listing.id);
+        }
+    }
+    for (const RoomId& id : lost) dispatcher_.give_up(id);
 }
 
 ClusterNode::~ClusterNode() {
@@ -306,6 +343,11 @@ void ClusterNode::check_nodes() {
                             if (!alive.lock() || stopped_) return;
                             checking_.erase(node);
                             if (!r) return;  // an error proves nothing
+                            // Just after a Redis restart every lease is missing until its node
+                            // takes it again: absence proves nothing until they had the time.
+                            if (!holds_lease() || std::chrono::steady_clock::now() - redis_up_since_ <
+                                                      options_.lease.ttl + options_.lease.renew_every)
+                                return;
                             // Twice in a row, a check apart: a node just started may not hold its
                             // lease yet when its first requests arrive.
                             if (r->has_value()) {

@@ -102,6 +102,8 @@ private:
     void on_gap(std::optional<std::uint64_t> game, cluster::GapReason reason);
     void serve(const std::string& from, std::uint64_t session, const proto::NodeForward& forward);
     void remote_closed(const RemoteKey& key);
+    void stand();
+    void give_up_claimed_games();
     void publish_lobby();
     void check_nodes();
     void node_died(const std::string& node);
@@ -137,6 +139,7 @@ private:
     asio::steady_timer check_timer_;
     std::unordered_map<std::uint64_t, Forwarded> forwarded_;  // by local session id
     std::map<RemoteKey, std::shared_ptr<RemotePeer>> remote_;
+    std::chrono::steady_clock::time_point redis_up_since_{};  // our Redis connection's last (re)start
     std::set<std::string> checking_;  // nodes whose lease is being read
     std::set<std::string> absent_;    // nodes found without a lease once: dead if again
     std::set<std::string> dead_;      // nodes found dead whose games may not all be claimed yet

@@ -22,6 +22,26 @@ namespace {
 
 constexpr const char* kBin = "/usr/lib/postgresql/15/bin";
 
+// The processes whose parent is `parent`, from /proc.
+std::vector<pid_t> children_of(pid_t parent) {
+    std::vector<pid_t> children;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream stat(entry.path() / "stat");
+        std::string line;
+        if (!std::getline(stat, line)) continue;  // gone meanwhile
+        // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
+        const auto close = line.rfind(')');
+        if (close == std::string::npos) continue;
+        char state = 0;
+        long ppid = 0;
+        if (std::sscanf(line.c_str() + close + 1, " %c %ld", &state, &ppid) == 2 && ppid == parent)
+            children.push_back(static_cast<pid_t>(std::stol(name)));
+    }
+    return children;
+}
+
 // As root, the postgres user the package creates (the binaries refuse root); else ourselves.
 bool as_root() { return geteuid() == 0; }
 
@@ -93,7 +113,15 @@ std::string TempPostgres::fresh_schema() {
 
 void TempPostgres::stop(int signal) {
     if (pid_ <= 0) return;
-    ::kill(signal == SIGKILL ? -pid_ : pid_, signal);
+    if (signal == SIGKILL) {
+        // A crash kills the backends too, as a dying database machine would: a backend outliving
+        // its postmaster can still commit. Each backend is a process group of its own (postgres
+        // calls setsid), so they are found as the postmaster's children; stopped first, the
+        // postmaster forks none meanwhile.
+        ::kill(pid_, SIGSTOP);
+        for (const pid_t child : children_of(pid_)) ::kill(child, SIGKILL);
+    }
+    ::kill(pid_, signal);
     int status = 0;
     waitpid(pid_, &status, 0);
     pid_ = -1;
@@ -110,9 +138,6 @@ void TempPostgres::start() {
         if (pid_ < 0) throw std::runtime_error("fork failed");
         if (pid_ == 0) {
             if (chdir(dir_.c_str()) != 0) _exit(127);
-            // A group of its own: a crash (SIGKILL) kills the postmaster and its backends at once,
-            // as a dying database machine would; a backend outliving its postmaster can still commit.
-            setpgid(0, 0);
             const std::string log = dir_ + "/server.log";
             if (!freopen(log.c_str(), "a", stdout) || !freopen(log.c_str(), "a", stderr)) _exit(127);
             const std::string data = dir_ + "/data", port = std::to_string(port_), postgres = std::string(kBin) + "/postgres";
