@@ -2,12 +2,15 @@
 // processes, all started with --bots, on a real PostgreSQL and a real redis-server. Only the
 // holder of `xq:lease:bots` runs its bots, so each bot's open game is listed once in the shared
 // lobby, on every node; the holder SIGKILLed, its bots end with it and another node takes the
-// lease once it expires and starts them again: listed once, as new games.
+// lease once it expires and starts them again: listed once, as new games. The lease taken away
+// from its holder (deleted in Redis), the holder stands its bots down and they come back once.
 
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <optional>
@@ -43,6 +46,27 @@ std::string bots_holder(const test::TempRedis& redis) {
     if (!reply.starts_with("$") || reply.starts_with("$-1")) return {};
     const auto body = reply.find("\r\n") + 2;
     return reply.substr(body, reply.find('|', body) - body);
+}
+
+// Running xiangqi-bot processes told to use port `port` (their command lines, from /proc).
+std::size_t bot_processes_of(std::uint16_t port) {
+    const std::string server = std::string("--server") + '\0' + "127.0.0.1:" + std::to_string(port) + '\0';
+    std::size_t count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        std::ifstream in(entry.path() / "cmdline", std::ios::binary);
+        const std::string cmdline((std::istreambuf_iterator<char>(in)), {});
+        if (cmdline.find("xiangqi-bot") != std::string::npos && cmdline.find(server) != std::string::npos) ++count;
+    }
+    return count;
+}
+
+// The game ids of `games`.
+std::set<GameId> ids_of(const std::map<std::string, GameId>& games) {
+    std::set<GameId> ids;
+    for (const auto& [host, id] : games) ids.insert(id);
+    return ids;
 }
 
 class ClusterBotsTest : public ::testing::Test {
@@ -115,14 +139,14 @@ TEST_F(ClusterBotsTest, TheBotsAreKeptByOneNodeAndComeBackOnceWhenItIsKilled) {
     const std::string holder = bots_holder(redis_);
     ASSERT_FALSE(holder.empty()) << "nobody holds xq:lease:bots";
 
-    // The holder dies without a goodbye: its lease expires (3 s) and a survivor starts the bots.
+    // The holder dies without a goodbye: its bots end with it (--parent-pid), its lease expires
+    // (3 s) and a survivor starts the bots.
     std::size_t dead = 0;
     while (ids[dead] != holder) ++dead;
+    EXPECT_EQ(bot_processes_of(nodes_[dead]->port()), 2u);
     nodes_[dead]->kill();
-    std::set<GameId> old;
-    for (const auto& [host, id] : *first) old.insert(id);
     const std::size_t survivor = (dead + 1) % ids.size();
-    const auto second = once_each(*lookers[survivor], old);
+    const auto second = once_each(*lookers[survivor], ids_of(*first));
     ASSERT_TRUE(second) << "the bots did not come back once each after their node was killed";
     const std::string successor = bots_holder(redis_);
     EXPECT_NE(successor, holder);
@@ -141,6 +165,27 @@ TEST_F(ClusterBotsTest, TheBotsAreKeptByOneNodeAndComeBackOnceWhenItIsKilled) {
         EXPECT_EQ(listed["bot level 5"], std::set<GameId>{second->at("bot level 5")}) << "on " << ids[i];
     }
     stays(*lookers[survivor], *second, 4s);
+    for (int i = 0; i < 200 && bot_processes_of(nodes_[dead]->port()) > 0; ++i) std::this_thread::sleep_for(100ms);
+    EXPECT_EQ(bot_processes_of(nodes_[dead]->port()), 0u) << "the killed node's bots outlived it";
+
+    // The lease taken from its holder (here: deleted, as a Redis restart would): the holder stands
+    // its bots down at its next renewal and stands again; whoever takes the lease starts them, and
+    // each bot is listed once again, with a new game.
+    std::set<GameId> before = ids_of(*first);
+    before.merge(ids_of(*second));
+    redis_.raw_command("*2\r\n$3\r\nDEL\r\n$13\r\nxq:lease:bots\r\n");
+    std::map<std::string, std::set<GameId>> listed;
+    const auto end = std::chrono::steady_clock::now() + 20s;
+    auto settled = [&] {
+        if (listed.size() != 2) return false;
+        for (const auto& [host, games] : listed)
+            if (games.size() != 1 || before.contains(*games.begin())) return false;
+        return true;
+    };
+    while (std::chrono::steady_clock::now() < end && !(listed = bot_games(*lookers[survivor]), settled()))
+        std::this_thread::sleep_for(100ms);
+    EXPECT_TRUE(settled()) << "the bots were not listed once each, anew, after their lease was taken away";
+    EXPECT_FALSE(bots_holder(redis_).empty());
 }
 
 }  // namespace
