@@ -7,7 +7,6 @@
 
 #include <fcntl.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -56,10 +55,6 @@ void BotKeeper::stand_down() {
             ::kill(bot.pid, SIGTERM);
             bot.kill_at = kill_at;
         }
-}
-
-std::size_t BotKeeper::running() const {
-    return static_cast<std::size_t>(std::count_if(bots_.begin(), bots_.end(), [](const Bot& b) { return b.pid > 0; }));
 }
 
 void BotKeeper::spawn(Bot& bot) {

@@ -38,8 +38,6 @@ public:
     // (SIGKILL after kKillAfter) by the timer; none is started again until start().
     void stand_down();
     void stop();  // SIGTERM, a short wait, then SIGKILL; every child reaped
-    // Bots running or not yet reaped.
-    std::size_t running() const;
 
     static constexpr std::chrono::seconds kKillAfter{2};
 
