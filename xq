@@ -65,7 +65,9 @@ usage: ./xq COMMAND [ARGS]
   cluster N [--dir DIR] [--port FIRST] [-- NODE ARGS]
                            a cluster on this machine (docs/cluster.md): a throw-away PostgreSQL and
                            redis-server in DIR (default build/cluster) and N server nodes on ports
-                           7777, 7778, ...; clients may connect to any node; Ctrl-C stops them all
+                           7777, 7778, ...; clients may connect to any node; Ctrl-C stops them all;
+                           NODE ARGS go to every node (-- --bots 2: computer opponents, run by
+                           one node at a time)
   bench perft [ROUNDS]     our perft against fairy-stockfish's (depth 5), nodes/s and ratio
   bench server [--quick]   the server under load (saturation, medium, 5,000-game capacity) against
                            a bare length-prefixed relay; prints each row and the ratio; saturation
@@ -251,6 +253,7 @@ case "$command" in
   cluster)
     (($#)) || { log "usage: ./xq cluster N [--dir DIR] [--port FIRST] [-- NODE ARGS]"; exit 2; }
     build_target xiangqi-server
+    build_target xiangqi-bot  # for -- --bots K: the nodes find it in build/bot
     web_dependencies >&2
     build_target web
     exec "$root/tools/cluster.sh" "$build" "$@"

@@ -1,8 +1,12 @@
 // xiangqi-bot: a computer player that connects to a server like any client and plays with
 // fairy-stockfish. See bot/policy.h for when it resigns and agrees to draws.
 
+#include <unistd.h>
+
+#include <chrono>
 #include <csignal>
 #include <iostream>
+#include <thread>
 
 #include <boost/program_options.hpp>
 
@@ -17,13 +21,22 @@ std::atomic<bool> g_stop{false};
 
 void on_signal(int) { g_stop.store(true); }
 
+// Stops the bot (as SIGTERM does) once `parent` is no longer its parent: the server that started
+// it has ended, even by SIGKILL. Polled, as the server's own --parent-pid is.
+void watch_parent(pid_t parent) {
+    std::thread([parent] {
+        while (!g_stop.load() && ::getppid() == parent) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+        g_stop.store(true);
+    }).detach();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     using namespace xq;
     bot::BotOptions options;
     std::string server = "127.0.0.1:7777", time_control = "5+3", color = "random", engine_path;
-    int max_think = 0;
+    int max_think = 0, parent_pid = 0;
     bool plain = false;
     std::string fingerprint;
     po::options_description described("xiangqi-bot options");
@@ -41,7 +54,9 @@ int main(int argc, char** argv) {
         "verbose", po::bool_switch(&options.verbose), "log every move with its think time and evaluation to stderr")(
         "plain", po::bool_switch(&plain), "plain TCP without TLS (a server started with --plain)")(
         "fingerprint", po::value(&fingerprint),
-        "the server's certificate fingerprint (hex SHA-256): anything else is refused; default: trust on first use");
+        "the server's certificate fingerprint (hex SHA-256): anything else is refused; default: trust on first use")(
+        "parent-pid", po::value(&parent_pid)->default_value(parent_pid),
+        "stop once process PID is no longer this bot's parent (the server that started it); 0: never");
     po::variables_map vm;
     try {
         po::store(po::parse_command_line(argc, argv, described), vm);
@@ -66,6 +81,7 @@ int main(int argc, char** argv) {
     else if (options.games < 1) problem = "--games must be at least 1";
     else if (color != "red" && color != "black" && color != "random") problem = "--color must be red, black or random";
     else if (vm.count("max-think-ms") && max_think < 1) problem = "--max-think-ms must be positive";
+    else if (parent_pid < 0) problem = "--parent-pid must be a process id, or 0";
     if (!problem.empty()) {
         std::cerr << "xiangqi-bot: " << problem << "\n";
         return 2;
@@ -83,6 +99,7 @@ int main(int argc, char** argv) {
 
     std::signal(SIGINT, on_signal);
     std::signal(SIGTERM, on_signal);
+    if (parent_pid > 0) watch_parent(static_cast<pid_t>(parent_pid));
     bot::Player player(options);
     return player.run([](const bot::GameReport& report) { std::cout << report.to_json() << std::endl; }, g_stop);
 }

@@ -3,7 +3,8 @@
 # redis-server in DIR (default build/cluster), then N xiangqi-server nodes on ports 7777, 7778, ...
 # sharing them. Connect clients to any node (./xq client --connect 127.0.0.1:7778). Ctrl-C stops
 # everything (or SIGTERM: a background shell ignores SIGINT); the data stay in DIR until the next
-# start, which begins empty.
+# start, which begins empty. NODE ARGS go to every node: with `-- --bots 2` every node stands for
+# the bots' lease and one at a time runs them (another takes over if it is killed).
 #
 # usage: tools/cluster.sh BUILD_DIR N [--dir DIR] [--port FIRST] [-- NODE ARGS...]
 set -euo pipefail

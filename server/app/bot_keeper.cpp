@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string_view>
 #include <thread>
+#include <utility>
 
 #include "server/log/log.h"
 
@@ -24,7 +25,10 @@ namespace fs = std::filesystem;
 BotKeeper::BotKeeper(asio::io_context& io, fs::path binary, std::string server, std::vector<BotSpec> bots,
                      std::string computer_key, std::string fingerprint)
     : timer_(io), binary_(std::move(binary)), server_(std::move(server)), fingerprint_(std::move(fingerprint)) {
-    for (auto& spec : bots) bots_.push_back(Bot{std::move(spec)});
+    for (auto& spec : bots) {
+        Bot& bot = bots_.emplace_back();
+        bot.spec = std::move(spec);
+    }
     for (char** e = environ; *e; ++e)
         if (!std::string_view(*e).starts_with("XQ_COMPUTER_KEY=")) environment_.emplace_back(*e);
     environment_.push_back("XQ_COMPUTER_KEY=" + computer_key);
@@ -33,14 +37,32 @@ BotKeeper::BotKeeper(asio::io_context& io, fs::path binary, std::string server, 
 BotKeeper::~BotKeeper() { stop(); }
 
 void BotKeeper::start() {
-    for (auto& bot : bots_) spawn(bot);
-    arm();
+    if (stopped_) return;
+    keeping_ = true;
+    for (auto& bot : bots_)
+        if (bot.pid < 0) {
+            bot.pause = std::chrono::seconds(1);
+            spawn(bot);
+        }
+    if (!armed_) arm();
+}
+
+void BotKeeper::stand_down() {
+    keeping_ = false;
+    const auto kill_at = std::chrono::steady_clock::now() + kKillAfter;
+    for (auto& bot : bots_)
+        if (bot.pid > 0 && !bot.kill_at) {
+            ::kill(bot.pid, SIGTERM);
+            bot.kill_at = kill_at;
+        }
 }
 
 void BotKeeper::spawn(Bot& bot) {
     const std::string level = std::to_string(bot.spec.level);
     std::vector<std::string> args = {binary_.string(), "--server", server_, "--level", level,
                                      "--time-control", bot.spec.time_control};
+    // A bot outlives no server: not even one SIGKILLed, whose successor starts bots of the same names.
+    args.insert(args.end(), {"--parent-pid", std::to_string(::getpid())});
     if (fingerprint_.empty()) args.push_back("--plain");
     else args.insert(args.end(), {"--fingerprint", fingerprint_});
     std::vector<char*> argv;
@@ -76,24 +98,36 @@ void BotKeeper::check() {
     for (auto& bot : bots_) {
         if (bot.pid > 0) {
             int status = 0;
-            if (::waitpid(bot.pid, &status, WNOHANG) != bot.pid) continue;
-            log(LogLevel::Warn, "the level ", bot.spec.level, " bot (pid ", bot.pid, ") exited with status ",
-                WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
-            bot.pid = -1;
+            if (::waitpid(bot.pid, &status, WNOHANG) != bot.pid) {
+                if (bot.kill_at && now >= *bot.kill_at) ::kill(bot.pid, SIGKILL);  // reaped next time
+                continue;
+            }
+            const int code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            const pid_t pid = std::exchange(bot.pid, -1);
+            if (bot.kill_at) {  // stood down, as asked
+                log(LogLevel::Info, "the level ", bot.spec.level, " bot (pid ", pid, ") has stopped (status ", code, ")");
+                bot.kill_at.reset();
+                bot.next_start = now;
+                continue;
+            }
+            log(LogLevel::Warn, "the level ", bot.spec.level, " bot (pid ", pid, ") exited with status ", code);
             // A bot that ran a good while gets a quick restart; one that keeps dying, longer pauses.
             if (now - bot.started > std::chrono::minutes(1)) bot.pause = std::chrono::seconds(1);
             bot.next_start = now + bot.pause;
             bot.pause = std::min(bot.pause * 2, std::chrono::seconds(60));
         }
-        if (bot.pid < 0 && now >= bot.next_start) spawn(bot);
+        if (keeping_ && bot.pid < 0 && now >= bot.next_start) spawn(bot);
     }
 }
 
 void BotKeeper::arm() {
     if (stopped_) return;
+    armed_ = true;
     timer_.expires_after(std::chrono::seconds(1));
     timer_.async_wait([this](const boost::system::error_code& ec) {
-        if (ec || stopped_) return;
+        if (ec) return;  // cancelled: the keeper may be gone
+        armed_ = false;
+        if (stopped_) return;
         check();
         arm();
     });
@@ -102,6 +136,7 @@ void BotKeeper::arm() {
 void BotKeeper::stop() {
     if (stopped_) return;
     stopped_ = true;
+    keeping_ = false;
     timer_.cancel();
     for (auto& bot : bots_)
         if (bot.pid > 0) ::kill(bot.pid, SIGTERM);

@@ -3,7 +3,9 @@
 // any client and host open games at their levels; a player who asks for the computer at another
 // time control takes an idle bot of that level from its open game (server/dispatch/
 // computer_games.cpp), so one bot per level serves every time control. A bot that exits is started
-// again (after a growing pause if it keeps dying), and all are stopped with the server.
+// again (after a growing pause if it keeps dying), and all are stopped with the server. In a
+// cluster they run only while this node holds the bots' lease (bot_lease.h): stand_down() when
+// it is lost, start() again when it is won back.
 
 #include <sys/types.h>
 
@@ -30,8 +32,14 @@ public:
     BotKeeper(asio::io_context& io, std::filesystem::path binary, std::string server, std::vector<BotSpec> bots,
               std::string computer_key, std::string fingerprint = {});
     ~BotKeeper();
+    // Starts the bots that are not running (again after stand_down()) and keeps them running.
     void start();
+    // SIGTERM to every bot without waiting: they leave as a bot's disconnect does, and are reaped
+    // (SIGKILL after kKillAfter) by the timer; none is started again until start().
+    void stand_down();
     void stop();  // SIGTERM, a short wait, then SIGKILL; every child reaped
+
+    static constexpr std::chrono::seconds kKillAfter{2};
 
 private:
     struct Bot {
@@ -40,6 +48,7 @@ private:
         std::chrono::steady_clock::time_point started{};
         std::chrono::steady_clock::time_point next_start{};
         std::chrono::seconds pause{1};  // before the next start; doubles while the bot dies young
+        std::optional<std::chrono::steady_clock::time_point> kill_at;  // stood down: SIGKILL then
     };
     void spawn(Bot& bot);
     void check();
@@ -51,6 +60,8 @@ private:
     std::vector<std::string> environment_;  // this process's, and XQ_COMPUTER_KEY
     std::vector<Bot> bots_;
     std::string fingerprint_;
+    bool keeping_ = false;  // between start() and stand_down(): bots that exit are started again
+    bool armed_ = false;
     bool stopped_ = false;
 };
 

@@ -12,6 +12,7 @@
 
 #include "server/accounts/secret.h"
 #include "server/app/bot_keeper.h"
+#include "server/app/bot_lease.h"
 #include "server/cluster/lease.h"
 #include "server/cluster/redis_address.h"
 #include "server/log/log.h"
@@ -123,7 +124,8 @@ po::options_description describe(CommandLine& line) {
         "stop (as on SIGTERM) once process PID is no longer this server's parent: the client that "
         "started it has ended, however it ended; 0: never")(
         "bots", po::value(&line.bots)->default_value(line.bots),
-        "keep this many computer opponents (xiangqi-bot) in the lobby")(
+        "keep this many computer opponents (xiangqi-bot) in the lobby; in a cluster, run by one node with "
+        "--bots at a time (the holder of xq:lease:bots)")(
         "bot-levels", po::value(&line.bot_levels)->default_value(line.bot_levels),
         "their levels 1-8, given to the bots in turn")(
         "bot-time-control", po::value(&line.bot_time_control)->default_value(line.bot_time_control),
@@ -290,10 +292,12 @@ int serve(const ServerConfig& config, const Bots& bots, pid_t parent) {
         asio::io_context io(1);
         Server server(io, config);
         std::optional<BotKeeper> keeper;
+        std::shared_ptr<BotLease> bot_lease;  // a cluster node's bots run while it holds their lease
         asio::signal_set signals(io, SIGINT, SIGTERM);
         asio::steady_timer parent_timer(io);
         const auto shut_down = [&](const char* why) {
             log(LogLevel::Info, "shutting down: ", why);
+            if (bot_lease) bot_lease->stop();
             if (keeper) keeper->stop();
             server.stop();
             signals.cancel();
@@ -309,7 +313,13 @@ int serve(const ServerConfig& config, const Bots& bots, pid_t parent) {
             const std::string port = std::to_string(server.port());
             keeper.emplace(io, *bots.binary, bot_host(config.listen.address()) + ":" + port,
                            bots.specs, config.computer_key, config.fingerprint);
-            keeper->start();
+            if (const auto* node = server.cluster_node()) {
+                bot_lease = BotLease::create(io.get_executor(), node->leases(), node->id(), *keeper,
+                                             [node] { return node->holds_lease(); });
+                bot_lease->start();
+            } else {
+                keeper->start();
+            }
         }
         if (parent != 0) watch_parent(parent_timer, parent, [&] { shut_down("the parent process has ended"); });
         io.run();

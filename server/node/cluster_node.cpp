@@ -331,6 +331,9 @@ void ClusterNode::check_nodes() {
     std::set<std::string> nodes = dead_;
     for (const auto& [key, peer] : remote_) nodes.insert(key.first);
     for (const auto& [id, entry] : forwarded_) nodes.insert(entry.nodes.begin(), entry.nodes.end());
+    // Owners of lobby entries too: a node killed with only open games (its bots', say) would
+    // otherwise stay listed for ever.
+    for (const auto& [game, entry] : replica_->entries()) nodes.insert(entry.owner);
     if (auto owners = ownership_.live_owners()) nodes.insert(owners->begin(), owners->end());
     else log(LogLevel::Warn, "cluster: cannot read the owners of live games: ", owners.error().message);
     nodes.erase(options_.id);

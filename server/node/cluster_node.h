@@ -82,6 +82,8 @@ public:
     const NodeStats& stats() const { return stats_; }
     bool holds_lease() const { return keeper_ && keeper_->held(); }
     const cluster::LobbyReplica& lobby() const { return *replica_; }
+    // Our Redis's leases, for other roles held by one node at a time (the bots', server/app/bot_lease.h).
+    const std::shared_ptr<cluster::Leases>& leases() const { return leases_; }
 
 private:
     // A local session that forwarded requests, and the nodes it forwarded to.

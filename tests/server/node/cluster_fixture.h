@@ -1,25 +1,20 @@
 #pragma once
 // Cluster nodes for the tests of server/node (docs/cluster.md): in-process nodes sharing one real
-// PostgreSQL and one real redis-server, and node processes that can be SIGKILLed.
+// PostgreSQL and one real redis-server (node processes that can be SIGKILLed: node_process.h).
 
 #include <gtest/gtest.h>
 
-#include <fcntl.h>
 #include <filesystem>
 #include <future>
 #include <memory>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <thread>
 
+#include "node_process.h"
 #include "server/net/server.h"
 #include "support/temp_postgres.h"
 #include "support/temp_redis.h"
 #include "support/server_fixture.h"
 #include "support/test_client.h"
-
-extern char** environ;
 
 namespace xq::test {
 
@@ -112,54 +107,6 @@ protected:
     std::string conninfo_ = pg_.fresh_schema();
     std::filesystem::path dir_;
     std::vector<std::unique_ptr<Node>> nodes_;
-};
-
-class NodeProcess {
-public:
-    NodeProcess(const std::string& id, const std::string& conninfo, const std::string& redis, const std::filesystem::path& dir) {
-        port_ = free_port();
-        const std::string log = (dir / (id + ".log")).string();
-        std::vector<std::string> args = {XQ_SERVER_BIN_PATH, "--plain", "--listen", "127.0.0.1:" + std::to_string(port_),
-                                         "--postgres", conninfo, "--redis", redis, "--node-id", id, "--discovery-port", "0",
-                                         "--accounts", "off", "--parent-pid", std::to_string(::getpid()), "--log-level", "info"};
-        std::vector<char*> argv;
-        for (auto& a : args) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        posix_spawn_file_actions_t files;
-        ::posix_spawn_file_actions_init(&files);
-        ::posix_spawn_file_actions_addopen(&files, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        EXPECT_EQ(::posix_spawn(&pid_, XQ_SERVER_BIN_PATH, &files, nullptr, argv.data(), environ), 0);
-        ::posix_spawn_file_actions_destroy(&files);
-        // Ready when it accepts a connection and answers Hello.
-        const auto end = std::chrono::steady_clock::now() + 20s;
-        while (std::chrono::steady_clock::now() < end) {
-            try {
-                test::TestClient probe(port_, 2s);
-                probe.hello("probe");
-                return;
-            } catch (const std::exception&) {
-                std::this_thread::sleep_for(100ms);
-            }
-        }
-        ADD_FAILURE() << "node " << id << " did not start; see " << log;
-    }
-    ~NodeProcess() { kill(); }
-    void kill() {
-        if (pid_ <= 0) return;
-        ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, nullptr, 0);
-        pid_ = -1;
-    }
-    std::uint16_t port() const { return port_; }
-
-private:
-    static std::uint16_t free_port() {
-        server::asio::io_context io;
-        server::tcp::acceptor probe(io, server::tcp::endpoint(server::asio::ip::make_address("127.0.0.1"), 0));
-        return probe.local_endpoint().port();
-    }
-    std::uint16_t port_ = 0;
-    pid_t pid_ = -1;
 };
 
 // Resume until the seat is back: while the game's owner is dead and not yet replaced, the

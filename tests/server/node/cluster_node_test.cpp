@@ -139,13 +139,11 @@ TEST_F(ClusterNodeTest, AnEventForManyWatchersOnOneNodeCrossesRedisOnce) {
 namespace xq {
 namespace {
 
-// A node as its own xiangqi-server process, so that it can die as processes do (SIGKILL: no
-// goodbye, its lease left to expire). It dies with the test too (--parent-pid).
 // The owner of a game is killed (SIGKILL) between two moves: the surviving node finds its lease
 // gone, claims the game in PostgreSQL (a new fence), restores it from the journal, and both
 // players, reconnected to the survivor, resume and play on; no acknowledged move is lost.
 TEST_F(ClusterNodeTest, AGameWhoseOwnerIsKilledIsTakenOverAndPlayedOn) {
-    NodeProcess a("node-a", conninfo_, redis_.unix_address(), dir_);
+    test::NodeProcess a("node-a", conninfo_, redis_.unix_address(), dir_);
     Node& b = start("node-b");
     auto red = std::make_unique<test::TestClient>(a.port(), 20s);
     red->hello("red");
