@@ -44,6 +44,13 @@ protected:
         return total;
     }
     std::string seeks_left() const { return redis_.raw_command(resp({"HLEN", "xq:seeks"})); }
+    // Polls until no seek is left in Redis (a cancel or a forgetting is asynchronous).
+    bool no_seeks_within_20s() const {
+        for (const auto end = std::chrono::steady_clock::now() + 20s; std::chrono::steady_clock::now() < end;
+             std::this_thread::sleep_for(50ms))
+            if (seeks_left() == ":0\r\n") return true;
+        return false;
+    }
     // Sets an account's blitz rating in the shared database (before its first rated request).
     void set_blitz_rating(const std::string& account, double rating) {
         std::unique_ptr<PGconn, decltype(&PQfinish)> conn(PQconnectdb(conninfo_.c_str()), PQfinish);
@@ -98,6 +105,12 @@ TEST_F(QuickMatchTest, ASeekIsRefusedTwiceAndCancelled) {
     EXPECT_EQ(as<Left>(quitter->call(Leave{0})).game_id, 0u);
     EXPECT_EQ(error_of(quitter->call(Leave{0})), ErrorCode::NotAPlayer);
     EXPECT_EQ(seeks_left(), ":0\r\n");
+    // A player whose session closes loses its seek.
+    auto leaver = c.client("leaver");
+    as<Seeking>(leaver->call(QuickMatch{kBlitz, false}));
+    EXPECT_EQ(seeks_left(), ":1\r\n");
+    leaver.reset();
+    ASSERT_TRUE(no_seeks_within_20s()) << "the closed session's seek stayed";
 
     auto two = b.client("two");
     auto three = c.client("three");
@@ -192,6 +205,23 @@ TEST_F(QuickMatchTest, WhenTheMatcherIsKilledAnotherNodePairsTheSeeks) {
 
     auto& red = *p1->seated.side == Side::Red ? one : two;
     EXPECT_EQ(as<MoveMade>(red->call(MakeMove{p1->seated.game_id, "h2e2", 1, 0})).ply, 1u);
+}
+
+// A node that dies takes its players' seeks with it: the surviving matcher finds the node's
+// lease gone and removes them, so nobody is paired with a player who is no longer there.
+TEST_F(QuickMatchTest, ADeadNodesSeeksAreForgotten) {
+    NodeProcess a("node-a", conninfo_, redis_.unix_address(), dir_);
+    Node& b = start("node-b");
+    test::TestClient doomed(a.port(), 20s);
+    doomed.hello("doomed");
+    as<Seeking>(doomed.call(QuickMatch{kBlitz, false}));
+    EXPECT_EQ(seeks_left(), ":1\r\n");
+    a.kill();
+    ASSERT_TRUE(no_seeks_within_20s()) << "the dead node's seek stayed";
+    auto alone = b.client("alone");
+    as<Seeking>(alone->call(QuickMatch{kBlitz, false}));
+    EXPECT_EQ(as<Left>(alone->call(Leave{0})).game_id, 0u);  // still waiting: paired with nobody
+    EXPECT_EQ(pairings(), 0u);
 }
 
 }  // namespace
