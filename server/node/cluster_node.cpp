@@ -64,16 +64,23 @@ ClusterNode::ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher,
     bus_ = cluster::Bus::create(executor, redis_, options_.id, std::move(handlers));
     replica_ = cluster::LobbyReplica::create(executor, redis_, options_.id);
     seek_book_ = cluster::SeekBook::create(redis_, options_.id);
-    seek_book_->on_claimed([this, alive](const std::string& id, const cluster::SeekBook::Held&) {
+    seek_book_->on_claimed([this, alive](const std::string& id, const cluster::SeekBook::Held& held) {
         // Claimed while Redis was away: the matcher's word (NodePaired) is on its way or was lost.
-        if (alive.lock()) log(LogLevel::Info, "cluster: seek ", id, " was claimed while Redis was away");
+        if (!alive.lock()) return;
+        log(LogLevel::Info, "cluster: seek ", id, " was claimed while Redis was away");
+        if (const auto it = seeks_.find(held.session); it != seeks_.end() && it->second.id == id)
+            it->second.claimed_at = std::chrono::steady_clock::now();
     });
     cluster::SeekMatcherOptions matching;
     matching.lease = options_.matcher_lease;
     matcher_ = cluster::SeekMatcher::create(
         executor, leases_, options_.id, random_hex(8), matching,
         [this, alive] {
-            if (alive.lock()) log(LogLevel::Info, "cluster: node ", options_.id, " is the quick-match matcher");
+            if (!alive.lock()) return;
+            log(LogLevel::Info, "cluster: node ", options_.id, " is the quick-match matcher");
+            asio::post(executor_, [this, alive] {
+                if (alive.lock() && !stopped_) match_round();  // the seeks that waited for a matcher
+            });
         },
         [this, alive](const std::string& why) {
             if (alive.lock()) log(LogLevel::Info, "cluster: node ", options_.id, " is no longer the matcher (", why, ")");
@@ -335,6 +342,7 @@ void ClusterNode::check_nodes() {
     if (auto owners = ownership_.live_owners()) nodes.insert(owners->begin(), owners->end());
     else log(LogLevel::Warn, "cluster: cannot read the owners of live games: ", owners.error().message);
     nodes.erase(options_.id);
+    drop_unpaired_claims();
     for (const std::string& node : std::set<std::string>(dead_)) take_over(node);
     retry_parked();
     for (const std::string& node : nodes) {

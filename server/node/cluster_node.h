@@ -110,6 +110,10 @@ private:
         std::string id;  // in xq:seeks; "" while the add is under way
         std::optional<std::uint64_t> cancel;  // a Leave{0} waiting for the add to finish
         bool closed = false;  // the session closed while the add was under way
+        bool paired = false;  // its NodePaired came before the add's answer (another connection)
+        // A cancel found it claimed: its NodePaired is due. If none comes (the matcher died
+        // before starting the game), the session may seek again after kClaimedWait.
+        std::optional<std::chrono::steady_clock::time_point> claimed_at;
     };
 
     // Every message to another node waits in outgoing_ until the end of the loop turn, in order;
@@ -127,6 +131,7 @@ private:
     // Quick match (cluster_node_seeks.cpp): the answer to a cancel, a pairing told by the matcher,
     // the matcher's rounds, and a claimed pair's game started here.
     void send_cancel(const std::shared_ptr<Peer>& peer, std::uint64_t session, std::uint64_t request_id);
+    void drop_unpaired_claims();
     void on_paired(const std::string& from, std::uint64_t session, const proto::NodePaired& paired);
     void match_round();
     // Pairs the seeks read (but those of `dead` nodes) and claims each pair; `now_ms` by Redis's clock.

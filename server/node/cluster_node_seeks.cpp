@@ -12,6 +12,9 @@ namespace xq::server::node {
 
 namespace {
 
+// How long a seek found claimed waits for its NodePaired before the session may seek again.
+constexpr auto kClaimedWait = std::chrono::seconds(10);
+
 void answer(Peer& peer, std::uint64_t request_id, proto::ServerBody body) {
     if (peer.open()) peer.deliver(proto::encode(proto::ServerMessage{request_id, std::move(body)}));
 }
@@ -38,7 +41,7 @@ std::optional<std::int64_t> redis_ms(const cluster::Reply& reply) {
 
 void ClusterNode::seek(const std::shared_ptr<Peer>& peer, std::uint64_t request_id, const proto::NodeSeek& seek) {
     const std::uint64_t session = peer->id();
-    seeks_[session] = LocalSeek{peer, "", std::nullopt, false};
+    seeks_[session] = LocalSeek{peer, "", std::nullopt, false, false, std::nullopt};
     const proto::Seeking seeking{seek.time_control, seek.rated};
     seek_book_->add(session, proto::encode(seek), [this, alive = std::weak_ptr<bool>(alive_), peer = std::weak_ptr<Peer>(peer),
                                                    session, request_id, seeking](std::expected<std::string, cluster::RedisError> id) {
@@ -53,6 +56,12 @@ void ClusterNode::seek(const std::shared_ptr<Peer>& peer, std::uint64_t request_
         if (it == seeks_.end()) return seek_book_->cancel(*id, [](auto) {});
         it->second.id = *id;
         ++stats_.seeks;
+        if (it->second.paired) {
+            seeks_.erase(it);
+            seek_book_->paired(*id);
+            if (asker) answer(*asker, request_id, seeking);
+            return;
+        }
         if (it->second.closed) {
             seeks_.erase(it);
             return seek_book_->cancel(*id, [](auto) {});
@@ -95,6 +104,7 @@ void ClusterNode::send_cancel(const std::shared_ptr<Peer>& peer, std::uint64_t s
         }
         if (*result == cluster::CancelResult::Claimed) {
             // Its NodePaired is coming (or came): the player is seated, not left.
+            if (ours) it->second.claimed_at = std::chrono::steady_clock::now();
             if (asker) answer(*asker, request_id, refusal(proto::ErrorCode::NotAPlayer, "you were just paired: your game is starting"));
             return;
         }
@@ -103,15 +113,22 @@ void ClusterNode::send_cancel(const std::shared_ptr<Peer>& peer, std::uint64_t s
     });
 }
 
+void ClusterNode::drop_unpaired_claims() {
+    const auto now = std::chrono::steady_clock::now();
+    std::erase_if(seeks_, [&](const auto& kv) { return kv.second.claimed_at && now - *kv.second.claimed_at > kClaimedWait; });
+}
+
 // The matcher paired our session's seek: the game's messages for it follow from `from`, which is
 // now the node its requests about that game go to (as after a forward). A session gone meanwhile
 // is told to the matcher's node, where its seat then goes away as any closed session's does.
 void ClusterNode::on_paired(const std::string& from, std::uint64_t session, const proto::NodePaired& paired) {
     seek_book_->paired(paired.seek);
     std::shared_ptr<Peer> peer;
-    if (const auto it = seeks_.find(session); it != seeks_.end() && it->second.id == paired.seek) {
+    // An empty id: the add's answer is still on its way (NodePaired came on another connection).
+    if (const auto it = seeks_.find(session); it != seeks_.end() && (it->second.id == paired.seek || it->second.id.empty())) {
         peer = it->second.peer.lock();
-        seeks_.erase(it);
+        if (!it->second.id.empty() || !peer || !peer->open()) seeks_.erase(it);
+        else it->second.paired = true;
     }
     if (!peer || !peer->open()) return send(from, {session, proto::NodeSessionClosed{}});
     auto& entry = forwarded_[session];
