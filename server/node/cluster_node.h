@@ -54,7 +54,7 @@ struct NodeStats {
     std::uint64_t forwarded = 0;      // requests sent to an owner
     std::uint64_t served = 0;         // requests served for other nodes
     std::uint64_t relayed = 0;        // payloads from owners for our sessions (one per session)
-    std::uint64_t malformed = 0;      // node messages that did not decode
+    std::uint64_t malformed = 0;      // node messages (and seeks in Redis) that did not decode
     std::uint64_t dead_nodes = 0;     // nodes found without a lease
     std::uint64_t taken_over = 0;     // games claimed from dead nodes
     std::uint64_t parked = 0;         // requests that waited for a game's new owner
