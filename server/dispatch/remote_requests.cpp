@@ -76,8 +76,13 @@ bool Dispatcher::start_pairing(const std::shared_ptr<Peer>& first, const proto::
                                const std::shared_ptr<Peer>& second, const proto::NodeSeek& second_seek) {
     const auto control = wire::time_control(first_seek.time_control);
     if (!control || first_seek.time_control != second_seek.time_control || first_seek.rated != second_seek.rated) return false;
-    Client& a = remote_client(first, first_seek.identity);
-    Client& b = remote_client(second, second_seek.identity);
+    // A seeker on this very node is its own client already (its Hello name kept as it is).
+    auto client_of = [&](const std::shared_ptr<Peer>& peer, const proto::NodeIdentity& who) -> Client& {
+        const auto it = clients_.find(peer->id());
+        return it != clients_.end() && !it->second.remote ? it->second : remote_client(peer, who);
+    };
+    Client& a = client_of(first, first_seek.identity);
+    Client& b = client_of(second, second_seek.identity);
     const Match match = lobby_.pair({a.name, first->id(), *control, first_seek.rated, first_seek.rating},
                                     {b.name, second->id(), *control, second_seek.rated, second_seek.rating}, now());
     seat_match(match, 0, 0);
