@@ -76,6 +76,15 @@ public:
     bool is_matcher() {
         return on_loop([](const server::node::ClusterNode& node) { return node.is_matcher(); });
     }
+    // Waits (up to 20 s) until the node holds its lease: its Redis connection is up, so a seek
+    // is not answered TRY_LATER. The node itself, for chaining.
+    Node& ready() {
+        for (const auto end = std::chrono::steady_clock::now() + 20s; std::chrono::steady_clock::now() < end;
+             std::this_thread::sleep_for(20ms))
+            if (on_loop([](const server::node::ClusterNode& node) { return node.holds_lease(); })) return *this;
+        ADD_FAILURE() << "a node never took its lease";
+        return *this;
+    }
     std::unique_ptr<test::TestClient> client(const std::string& name) {
         auto c = std::make_unique<test::TestClient>(port(), 20s);
         c->hello(name);

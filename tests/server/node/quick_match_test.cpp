@@ -65,9 +65,9 @@ protected:
 // Two players seeking on two different nodes (three running) are paired once, each told as on one
 // server, and each plays a move through its own node to the game's owner, the matcher's node.
 TEST_F(QuickMatchTest, TwoPlayersOnTwoNodesArePairedOnceAndPlay) {
-    Node& a = start("node-a");
-    Node& b = start("node-b");
-    start("node-c");
+    Node& a = start("node-a").ready();
+    Node& b = start("node-b").ready();
+    start("node-c").ready();
     auto one = a.client("one");
     auto two = b.client("two");
     EXPECT_EQ(as<Seeking>(one->call(QuickMatch{kBlitz, false})).time_control, kBlitz);
@@ -95,9 +95,9 @@ TEST_F(QuickMatchTest, TwoPlayersOnTwoNodesArePairedOnceAndPlay) {
 // A seek answers as on one server: a second is refused, no game may be made meanwhile, a cancel
 // takes it out (a second cancel finds none), and a cancelled seek is paired with nobody.
 TEST_F(QuickMatchTest, ASeekIsRefusedTwiceAndCancelled) {
-    Node& a = start("node-a");
-    Node& b = start("node-b");
-    Node& c = start("node-c");
+    Node& a = start("node-a").ready();
+    Node& b = start("node-b").ready();
+    Node& c = start("node-c").ready();
     auto quitter = a.client("quitter");
     as<Seeking>(quitter->call(QuickMatch{kBlitz, false}));
     EXPECT_EQ(error_of(quitter->call(QuickMatch{kBlitz, false})), ErrorCode::AlreadySeated);
@@ -128,9 +128,9 @@ TEST_F(QuickMatchTest, ASeekIsRefusedTwiceAndCancelled) {
 // Rated seeks pair by rating range, as on one server: of three accounts on three nodes, the
 // first (1500) takes the third (1560), not the second (1900), who keeps waiting.
 TEST_F(QuickMatchTest, RatedSeeksRespectTheRatingRange) {
-    Node& a = start("node-a", std::nullopt, true);
-    Node& b = start("node-b", std::nullopt, true);
-    Node& c = start("node-c", std::nullopt, true);
+    Node& a = start("node-a", std::nullopt, true).ready();
+    Node& b = start("node-b", std::nullopt, true).ready();
+    Node& c = start("node-c", std::nullopt, true).ready();
     auto alice = a.client("alice");
     auto bob = b.client("bob");
     auto carol = c.client("carol");
@@ -156,7 +156,7 @@ TEST_F(QuickMatchTest, RatedSeeksRespectTheRatingRange) {
 // Twenty players over three nodes, all seeking at once: ten games, each player in exactly one, on
 // opposite sides, and no seek left over.
 TEST_F(QuickMatchTest, ManySeeksOverThreeNodesAreAllPairedOnce) {
-    std::vector<Node*> nodes = {&start("node-a"), &start("node-b"), &start("node-c")};
+    std::vector<Node*> nodes = {&start("node-a").ready(), &start("node-b").ready(), &start("node-c").ready()};
     std::vector<std::unique_ptr<test::TestClient>> players;
     for (int i = 0; i < 20; ++i) players.push_back(nodes[static_cast<std::size_t>(i) % 3]->client("p" + std::to_string(i)));
     for (auto& p : players) p->send(QuickMatch{kBlitz, false});
@@ -186,8 +186,8 @@ TEST_F(QuickMatchTest, WhenTheMatcherIsKilledAnotherNodePairsTheSeeks) {
          std::this_thread::sleep_for(50ms))
         if ((holder = redis_.raw_command(resp({"GET", "xq:lease:matcher"}))).find("node-a|") != std::string::npos) break;
     ASSERT_NE(holder.find("node-a|"), std::string::npos) << holder;
-    Node& b = start("node-b");
-    Node& c = start("node-c");
+    Node& b = start("node-b").ready();
+    Node& c = start("node-c").ready();
     EXPECT_FALSE(b.is_matcher());
     EXPECT_FALSE(c.is_matcher());
 
@@ -207,14 +207,49 @@ TEST_F(QuickMatchTest, WhenTheMatcherIsKilledAnotherNodePairsTheSeeks) {
     EXPECT_EQ(as<MoveMade>(red->call(MakeMove{p1->seated.game_id, "h2e2", 1, 0})).ply, 1u);
 }
 
+// A cancel that loses to a claim: the claim is made here as the matcher's script makes it (the
+// seek taken out of xq:seeks, its tombstone left), so the cancel comes second. The player is told
+// it was paired (NOT_A_PLAYER) and may not seek meanwhile; when no pairing comes (its matcher died
+// before starting the game) the session may seek again after 10 s.
+TEST_F(QuickMatchTest, ACancelThatLosesToAClaimSaysThePairingIsComing) {
+    Node& a = start("node-a").ready();
+    auto player = a.client("player");
+    as<Seeking>(player->call(QuickMatch{kBlitz, false}));
+    const std::string keys = redis_.raw_command(resp({"HKEYS", "xq:seeks"}));  // *1\r\n$<n>\r\n<id>\r\n
+    const auto start = keys.find("\r\n", keys.find('$')) + 2;
+    const std::string id = keys.substr(start, keys.find("\r\n", start) - start);
+    ASSERT_EQ(redis_.raw_command(resp({"HDEL", "xq:seeks", id})), ":1\r\n") << keys;
+    ASSERT_EQ(redis_.raw_command(resp({"SET", "xq:seek:claimed:" + id, "a matcher", "PX", "60000"})), "+OK\r\n");
+
+    const auto refused = player->call(Leave{0});
+    ASSERT_EQ(error_of(refused), ErrorCode::NotAPlayer);
+    EXPECT_NE(std::get<Error>(refused.body).message.find("paired"), std::string::npos);
+    EXPECT_EQ(error_of(player->call(QuickMatch{kBlitz, false})), ErrorCode::AlreadySeated);
+    bool again = false;
+    for (const auto end = std::chrono::steady_clock::now() + 20s; !again && std::chrono::steady_clock::now() < end;
+         std::this_thread::sleep_for(500ms))
+        again = std::holds_alternative<Seeking>(player->call(QuickMatch{kBlitz, false}).body);
+    EXPECT_TRUE(again) << "the session never got free to seek again";
+}
+
 // A node that dies takes its players' seeks with it: the surviving matcher finds the node's
 // lease gone and removes them, so nobody is paired with a player who is no longer there.
 TEST_F(QuickMatchTest, ADeadNodesSeeksAreForgotten) {
     NodeProcess a("node-a", conninfo_, redis_.unix_address(), dir_);
-    Node& b = start("node-b");
+    Node& b = start("node-b").ready();
     test::TestClient doomed(a.port(), 20s);
     doomed.hello("doomed");
-    as<Seeking>(doomed.call(QuickMatch{kBlitz, false}));
+    // A process answers Hello before its Redis connection is up: a seek until then is TRY_LATER.
+    bool seeking = false;
+    for (const auto end = std::chrono::steady_clock::now() + 20s; !seeking && std::chrono::steady_clock::now() < end;
+         std::this_thread::sleep_for(100ms)) {
+        const auto reply = doomed.call(QuickMatch{kBlitz, false});
+        seeking = std::holds_alternative<Seeking>(reply.body);
+        if (!seeking) {
+            EXPECT_EQ(error_of(reply), ErrorCode::TryLater);
+        }
+    }
+    ASSERT_TRUE(seeking);
     EXPECT_EQ(seeks_left(), ":1\r\n");
     a.kill();
     ASSERT_TRUE(no_seeks_within_20s()) << "the dead node's seek stayed";
