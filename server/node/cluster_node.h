@@ -3,7 +3,8 @@
 // nodes, and the lobby they share. As the dispatcher's Router it forwards each request about a
 // game another node owns to that node, and serves the requests other nodes forward for our games
 // through RemotePeers, so that a connection stays on the node it reached and its game's owner
-// stays the one writer of that game.
+// stays the one writer of that game. Its sessions' quick-match seeks wait in Redis for the one
+// elected matcher, which may be this node (cluster_node_seeks.cpp).
 
 #include <chrono>
 #include <cstdint>
