@@ -1,7 +1,7 @@
 #pragma once
-// Who pairs with whom in quick match: the one set of rules a single server's lobby (lobby.h) and a
-// cluster's matcher (server/node/quick_match.h) both apply, so that a seek pairs the same way
-// whichever node its player reached.
+// Who pairs with whom in quick match: the one set of rules a single server's lobby (lobby.h) and
+// a cluster's matcher (server/node/cluster_node_seeks.cpp) both apply, so that a seek pairs the
+// same way whichever node its player reached.
 
 #include <cstddef>
 #include <string>
