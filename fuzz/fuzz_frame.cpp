@@ -1,8 +1,8 @@
 // fuzz_frame: bytes from the network. The input is a byte stream cut into chunks of random sizes
 // and fed to a proto::FrameReader; every payload it completes is decoded as a client message, a
-// server message, a node message and a game summary. Layout: byte 0 picks the reader's limit (the
-// real 64 KiB, or a small one so oversize headers are common), bytes 1-2 seed the chunk sizes, the
-// rest is the stream.
+// server message, a node message, a game summary and a quick-match seek. Layout: byte 0 picks the
+// reader's limit (the real 64 KiB, or a small one so oversize headers are common), bytes 1-2 seed
+// the chunk sizes, the rest is the stream.
 
 #include <cstddef>
 #include <cstdint>
@@ -40,6 +40,7 @@ void check_payload(std::string_view payload) {
     // What cluster nodes send each other, and the lobby entries they share (node_messages.h).
     check_round_trip(payload, [](std::string_view p) { return proto::decode_node(p); });
     check_round_trip(payload, [](std::string_view p) { return proto::decode_summary(p); });
+    check_round_trip(payload, [](std::string_view p) { return proto::decode_seek(p); });
 }
 
 // Chunk sizes from a small xorshift: mostly short chunks, sometimes long ones.

@@ -39,7 +39,11 @@ struct NodeClose {
 struct NodeSessionClosed {
     friend bool operator==(const NodeSessionClosed&, const NodeSessionClosed&) = default;
 };
-using NodeBody = std::variant<NodeForward, NodeDeliver, NodeClose, NodeSessionClosed>;
+struct NodePaired {
+    std::string seek;  // its id in xq:seeks
+    friend bool operator==(const NodePaired&, const NodePaired&) = default;
+};
+using NodeBody = std::variant<NodeForward, NodeDeliver, NodeClose, NodeSessionClosed, NodePaired>;
 struct NodeMessage {
     std::uint64_t session = 0;
     NodeBody body;
@@ -50,6 +54,17 @@ std::string encode(const NodeMessage& message);
 // Bounded like a client frame (kMaxFrameBytes plus the envelope): a node's bytes are trusted
 // less than nothing would be, never more than a client's.
 std::expected<NodeMessage, DecodeError> decode_node(std::string_view payload);
+
+// A quick-match seek as nodes put it in Redis for the matcher (cluster.proto's Seek).
+struct NodeSeek {
+    NodeIdentity identity;
+    TimeControl time_control;
+    bool rated = false;
+    double rating = 0;
+    friend bool operator==(const NodeSeek&, const NodeSeek&) = default;
+};
+std::string encode(const NodeSeek& seek);
+std::expected<NodeSeek, DecodeError> decode_seek(std::string_view payload);
 
 // A lobby entry's summary, as nodes share it through the lobby replica.
 std::string encode(const GameSummary& summary);

@@ -119,6 +119,12 @@ public:
     // that node knows it; that node has applied the rate limits. Never forwarded again.
     void on_forwarded(const std::shared_ptr<Peer>& remote, const proto::NodeIdentity& who, std::string_view frame);
 
+    // A quick-match pairing this node's matcher made (router.h): a new game here with the two
+    // seekers seated, `first` the earlier; `remote` as on_forwarded's. Both are told as a local
+    // pairing's waiter is (Seated, GameStarted). False, and no game, for a seek that makes no sense.
+    bool start_pairing(const std::shared_ptr<Peer>& first, const proto::NodeSeek& first_seek, const std::shared_ptr<Peer>& second,
+                       const proto::NodeSeek& second_seek);
+
     // Games this node took over from a dead node (GameOwnership::take_over): rooms again, as after
     // a restart; their players resume with their tokens. The ids of the games restored.
     std::vector<RoomId> adopt_games(const std::vector<RecoverableGame>& games);
@@ -168,6 +174,10 @@ private:
     // Sends `message` to the node that owns its game when another node does (remote_requests.cpp).
     bool forwarded(Client& client, const proto::ClientMessage& message);
     static proto::NodeIdentity identity(const Client& client);
+    // The client another node's session is here (created on its first request), as `who` says.
+    Client& remote_client(const std::shared_ptr<Peer>& remote, const proto::NodeIdentity& who);
+    // A local client with a seek out in the cluster may not create or join a game meanwhile.
+    bool refused_while_seeking(Client& client, std::uint64_t rid, const proto::ClientBody& body);
     bool hosts_waiting_game(const Client& client) const { return waiting_room(client).has_value(); }
     // The game `client` hosts that waits for an opponent, if any.
     std::optional<RoomId> waiting_room(const Client& client) const;

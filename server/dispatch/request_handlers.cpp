@@ -87,7 +87,7 @@ void Dispatcher::dispatch(Client& c, const proto::ClientMessage& message) {
     // which proved themselves with its key, excepted).
     if (config_.accounts == proto::AccountsMode::Required && c.account.empty() && c.computer_level == 0)
         return send(c, wire::error(rid, PE::AccountRequired, "this server requires an account: register or log in"));
-    if (forwarded(c, message)) return;
+    if (refused_while_seeking(c, rid, body) || forwarded(c, message)) return;
     std::visit(
         [&](const auto& m) {
             using T = std::decay_t<decltype(m)>;
@@ -203,6 +203,11 @@ void Dispatcher::on_quick_match(Client& c, std::uint64_t rid, const proto::Quick
         return send(c, wire::error(rid, PE::AlreadySeated, "you already host a game waiting for an opponent"));
     if (refuse_rated_guest(c, rid, m.rated)) return;
     const double rating = m.rated ? ratings_.glicko(c.account, timekeeping::speed_of(*control)).rating : 0.0;
+    if (router_ && !c.remote) {  // a cluster's seek waits for its matcher (router.h)
+        if (router_->seeking(c.peer->id()))
+            return send(c, wire::error(rid, PE::AlreadySeated, "you are already waiting for a match"));
+        return router_->seek(c.peer, rid, {identity(c), m.time_control, m.rated, rating});
+    }
     auto match = lobby_.seek({c.name, c.peer->id(), *control, m.rated, rating}, now());
     if (!match) return send(c, wire::error(rid, match.error()));
     if (!*match) {
@@ -228,6 +233,7 @@ void Dispatcher::seat_match(const Match& found, ParticipantId asker, std::uint64
 void Dispatcher::on_leave(Client& c, std::uint64_t rid, const proto::Leave& m) {
     const ParticipantId who = c.peer->id();
     if (m.game_id == 0) {
+        if (router_ && !c.remote) return router_->cancel_seek(c.peer, rid);
         if (auto left = lobby_.cancel_quick_match(who); !left) return send(c, wire::error(rid, left.error()));
         return send(c, {rid, proto::Left{0}});
     }

@@ -31,6 +31,14 @@ public:
     virtual void forward_pong(const std::shared_ptr<Peer>& peer, const proto::NodeIdentity& who, std::string_view frame) = 0;
     // The games other nodes own that a stranger's lobby lists (waiting and playing), for ListGames.
     virtual std::vector<proto::GameSummary> remote_games() = 0;
+
+    // Quick match across nodes (docs/cluster.md, "A quick match"): a local peer's seek waits for
+    // the cluster's matcher instead of in this node's lobby, and the router answers it: Seeking
+    // once the seek is out, Left{0} to a cancel, NOT_A_PLAYER when there is none to cancel (or
+    // it lost to a pairing, whose Seated follows). The pairing comes from the matcher's node.
+    virtual bool seeking(std::uint64_t session) = 0;
+    virtual void seek(const std::shared_ptr<Peer>& peer, std::uint64_t request_id, const proto::NodeSeek& seek) = 0;
+    virtual void cancel_seek(const std::shared_ptr<Peer>& peer, std::uint64_t request_id) = 0;
 };
 
 // The game a request is about, for the requests that go to its owner.

@@ -38,6 +38,7 @@ ClusterNode::ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher,
       ownership_(ownership),
       options_(std::move(options)),
       lost_(std::move(lost)),
+      match_timer_(executor),
       publish_timer_(executor),
       check_timer_(executor) {
     redis_ = cluster::RedisClient::create(executor, options_.redis);
@@ -56,6 +57,28 @@ ClusterNode::ClusterNode(asio::any_io_executor executor, Dispatcher& dispatcher,
     };
     bus_ = cluster::Bus::create(executor, redis_, options_.id, std::move(handlers));
     replica_ = cluster::LobbyReplica::create(executor, redis_, options_.id);
+    seek_book_ = cluster::SeekBook::create(redis_, options_.id);
+    seek_book_->on_claimed([this, alive](const std::string& id, const cluster::SeekBook::Held& held) {
+        // Claimed while Redis was away: the matcher's word (NodePaired) is on its way or was lost.
+        if (!alive.lock()) return;
+        log(LogLevel::Info, "cluster: seek ", id, " was claimed while Redis was away");
+        if (const auto it = seeks_.find(held.session); it != seeks_.end() && it->second.id == id)
+            it->second.claimed_at = std::chrono::steady_clock::now();
+    });
+    cluster::SeekMatcherOptions matching;
+    matching.lease = options_.matcher_lease;
+    matcher_ = cluster::SeekMatcher::create(
+        executor, leases_, options_.id, random_hex(8), matching,
+        [this, alive] {
+            if (!alive.lock()) return;
+            log(LogLevel::Info, "cluster: node ", options_.id, " is the quick-match matcher");
+            asio::post(executor_, [this, alive] {
+                if (alive.lock() && !stopped_) match_round();  // the seeks that waited for a matcher
+            });
+        },
+        [this, alive](const std::string& why) {
+            if (alive.lock()) log(LogLevel::Info, "cluster: node ", options_.id, " is no longer the matcher (", why, ")");
+        });
 }
 
 // Takes our lease and keeps it. Lost to another process of our id: we stop. Lost because Redis
@@ -112,6 +135,9 @@ void ClusterNode::start() {
     keeper_->start();
     bus_->start();
     replica_->start();
+    seek_book_->start();
+    matcher_->start();
+    arm(match_timer_, options_.match_every, &ClusterNode::match_round);
     arm(publish_timer_, options_.publish_every, &ClusterNode::publish_lobby);
     arm(check_timer_, options_.check_nodes_every, &ClusterNode::check_nodes);
 }
@@ -123,6 +149,9 @@ void ClusterNode::stop() {
     dispatcher_.set_router(nullptr);
     publish_timer_.cancel();
     check_timer_.cancel();
+    match_timer_.cancel();
+    matcher_->stop(true);
+    seek_book_->stop();
     replica_->stop();
     bus_->stop();
     keeper_->stop(true);
@@ -223,6 +252,15 @@ std::vector<proto::GameSummary> ClusterNode::remote_games() {
 }
 
 void ClusterNode::session_closed(const Peer& peer) {
+    if (const auto seek = seeks_.find(peer.id()); seek != seeks_.end()) {
+        if (seek->second.id.empty()) {
+            seek->second.closed = true;  // cancelled once the add is done
+        } else {
+            // A cancel that loses to a claim: the matcher's NodePaired finds the session gone.
+            seek_book_->cancel(seek->second.id, [](auto) {});
+            seeks_.erase(seek);
+        }
+    }
     const auto it = forwarded_.find(peer.id());
     if (it == forwarded_.end()) return;
     for (const std::string& node : it->second.nodes) send(node, {peer.id(), proto::NodeSessionClosed{}});
@@ -243,6 +281,8 @@ void ClusterNode::on_node_message(std::string_view from_view, std::string_view p
                 serve(from, message->session, body);
             } else if constexpr (std::is_same_v<T, proto::NodeSessionClosed>) {
                 remote_closed({from, message->session});
+            } else if constexpr (std::is_same_v<T, proto::NodePaired>) {
+                on_paired(from, message->session, body);
             } else {
                 // For our sessions, from the owner of a game they forwarded to.
                 auto local = [&](std::uint64_t session) -> std::shared_ptr<Peer> {
@@ -263,18 +303,22 @@ void ClusterNode::on_node_message(std::string_view from_view, std::string_view p
         message->body);
 }
 
-void ClusterNode::serve(const std::string& from, std::uint64_t session, const proto::NodeForward& forward) {
-    const RemoteKey key{from, session};
+std::shared_ptr<RemotePeer> ClusterNode::remote_peer(const std::string& node, std::uint64_t session, const proto::NodeIdentity& who) {
+    const RemoteKey key{node, session};
     auto it = remote_.find(key);
     if (it == remote_.end()) {
-        auto peer = std::make_shared<RemotePeer>(
-            next_remote_id_++, from, session, forward.identity.address_group, forward.identity.watch_only,
-            static_cast<RemoteLink&>(*this));
+        auto peer = std::make_shared<RemotePeer>(next_remote_id_++, node, session, who.address_group, who.watch_only,
+                                                 static_cast<RemoteLink&>(*this));
         it = remote_.emplace(key, std::move(peer)).first;
     }
-    if (!it->second->open()) return;  // closed by us; its node will say it is gone
+    return it->second;
+}
+
+void ClusterNode::serve(const std::string& from, std::uint64_t session, const proto::NodeForward& forward) {
+    const auto peer = remote_peer(from, session, forward.identity);
+    if (!peer->open()) return;  // closed by us; its node will say it is gone
     ++stats_.served;
-    dispatcher_.on_forwarded(it->second, forward.identity, forward.frame);
+    dispatcher_.on_forwarded(peer, forward.identity, forward.frame);
 }
 
 void ClusterNode::remote_closed(const RemoteKey& key) {
@@ -329,6 +373,7 @@ void ClusterNode::publish_lobby() {
 // holds its lease; the games of dead ones claimed.
 void ClusterNode::check_nodes() {
     std::set<std::string> nodes = dead_;
+    nodes.insert(seek_nodes_.begin(), seek_nodes_.end());
     for (const auto& [key, peer] : remote_) nodes.insert(key.first);
     for (const auto& [id, entry] : forwarded_) nodes.insert(entry.nodes.begin(), entry.nodes.end());
     // Owners of lobby entries too: a node killed with only open games (its bots', say) would
@@ -337,6 +382,7 @@ void ClusterNode::check_nodes() {
     if (auto owners = ownership_.live_owners()) nodes.insert(owners->begin(), owners->end());
     else log(LogLevel::Warn, "cluster: cannot read the owners of live games: ", owners.error().message);
     nodes.erase(options_.id);
+    drop_unpaired_claims();
     for (const std::string& node : std::set<std::string>(dead_)) take_over(node);
     retry_parked();
     for (const std::string& node : nodes) {
@@ -370,6 +416,11 @@ void ClusterNode::node_died(const std::string& node) {
     ++stats_.dead_nodes;
     absent_.erase(node);
     log(LogLevel::Warn, "cluster: node ", node, " holds no lease: taken for dead");
+    // Its players' connections are gone with it: so are their seeks.
+    seek_nodes_.erase(node);
+    seek_book_->forget_node(node, [node](std::expected<std::int64_t, cluster::RedisError> removed) {
+        if (removed && *removed > 0) log(LogLevel::Info, "cluster: removed ", *removed, " seek(s) of dead node ", node);
+    });
     std::vector<RemoteKey> keys;
     for (const auto& [key, peer] : remote_)
         if (key.first == node) keys.push_back(key);

@@ -3,7 +3,8 @@
 // nodes, and the lobby they share. As the dispatcher's Router it forwards each request about a
 // game another node owns to that node, and serves the requests other nodes forward for our games
 // through RemotePeers, so that a connection stays on the node it reached and its game's owner
-// stays the one writer of that game.
+// stays the one writer of that game. Its sessions' quick-match seeks wait in Redis for the one
+// elected matcher, which may be this node (cluster_node_seeks.cpp).
 
 #include <chrono>
 #include <cstdint>
@@ -20,6 +21,8 @@
 #include "server/cluster/lease_keeper.h"
 #include "server/cluster/lobby_replica.h"
 #include "server/cluster/redis_address.h"
+#include "server/cluster/seek_book.h"
+#include "server/cluster/seek_matcher.h"
 #include "server/dispatch/dispatcher.h"
 #include "server/dispatch/router.h"
 #include "server/node/remote_peer.h"
@@ -41,6 +44,10 @@ struct NodeOptions {
     std::chrono::milliseconds park_limit{20000};
     std::int64_t takeover_batch = 100;  // games claimed per transaction
     cluster::LeaseKeeperOptions lease;
+    // Quick match across nodes (cluster_node_seeks.cpp): how often the elected matcher reads every
+    // seek and pairs them, and its lease (xq:lease:matcher).
+    std::chrono::milliseconds match_every{200};
+    cluster::LeaseKeeperOptions matcher_lease;
 };
 
 struct NodeStats {
@@ -48,10 +55,12 @@ struct NodeStats {
     std::uint64_t forwarded = 0;      // requests sent to an owner
     std::uint64_t served = 0;         // requests served for other nodes
     std::uint64_t relayed = 0;        // payloads from owners for our sessions (one per session)
-    std::uint64_t malformed = 0;      // node messages that did not decode
+    std::uint64_t malformed = 0;      // node messages (and seeks in Redis) that did not decode
     std::uint64_t dead_nodes = 0;     // nodes found without a lease
     std::uint64_t taken_over = 0;     // games claimed from dead nodes
     std::uint64_t parked = 0;         // requests that waited for a game's new owner
+    std::uint64_t seeks = 0;          // quick-match seeks of our sessions put in Redis
+    std::uint64_t pairings = 0;       // quick-match games this node started as the matcher
 };
 
 class ClusterNode final : public Router, private RemoteLink {
@@ -77,6 +86,12 @@ public:
                  std::string_view frame) override;
     void forward_pong(const std::shared_ptr<Peer>& peer, const proto::NodeIdentity& who, std::string_view frame) override;
     std::vector<proto::GameSummary> remote_games() override;
+    // Router: quick match across nodes (cluster_node_seeks.cpp).
+    bool seeking(std::uint64_t session) override { return seeks_.contains(session); }
+    void seek(const std::shared_ptr<Peer>& peer, std::uint64_t request_id, const proto::NodeSeek& seek) override;
+    void cancel_seek(const std::shared_ptr<Peer>& peer, std::uint64_t request_id) override;
+    // Whether this node is the cluster's quick-match matcher now.
+    bool is_matcher() const { return matcher_ && matcher_->is_matcher(); }
 
     const std::string& id() const { return options_.id; }
     const NodeStats& stats() const { return stats_; }
@@ -92,6 +107,17 @@ private:
         std::set<std::string> nodes;
     };
     using RemoteKey = std::pair<std::string, std::uint64_t>;  // its node, its session there
+    // A local session's quick-match seek, from the request until it is paired or cancelled.
+    struct LocalSeek {
+        std::weak_ptr<Peer> peer;
+        std::string id;  // in xq:seeks; "" while the add is under way
+        std::optional<std::uint64_t> cancel;  // a Leave{0} waiting for the add to finish
+        bool closed = false;  // the session closed while the add was under way
+        bool paired = false;  // its NodePaired came before the add's answer (another connection)
+        // A cancel found it claimed: its NodePaired is due. If none comes (the matcher died
+        // before starting the game), the session may seek again after kClaimedWait.
+        std::optional<std::chrono::steady_clock::time_point> claimed_at;
+    };
 
     // Every message to another node waits in outgoing_ until the end of the loop turn, in order;
     // an event for many watchers on one node then leaves as one message (more_sessions).
@@ -103,6 +129,19 @@ private:
     void on_node_message(std::string_view from, std::string_view payload);
     void on_gap(std::optional<std::uint64_t> game, cluster::GapReason reason);
     void serve(const std::string& from, std::uint64_t session, const proto::NodeForward& forward);
+    // The RemotePeer standing for another node's session here (made on first use).
+    std::shared_ptr<RemotePeer> remote_peer(const std::string& node, std::uint64_t session, const proto::NodeIdentity& who);
+    // Quick match (cluster_node_seeks.cpp): the answer to a cancel, a pairing told by the matcher,
+    // the matcher's rounds, and a claimed pair's game started here.
+    void send_cancel(const std::shared_ptr<Peer>& peer, std::uint64_t session, std::uint64_t request_id);
+    void drop_unpaired_claims();
+    void on_paired(const std::string& from, std::uint64_t session, const proto::NodePaired& paired);
+    void match_round();
+    // Pairs the seeks read (but those of `dead` nodes) and claims each pair; `now_ms` by Redis's clock.
+    void pair_seeks(std::vector<cluster::SeekRecord> seeks, std::int64_t now_ms, const std::set<std::string>& dead);
+    void start_pairing(const cluster::SeekRecord& first, const proto::NodeSeek& first_seek, const cluster::SeekRecord& second,
+                       const proto::NodeSeek& second_seek);
+    std::shared_ptr<Peer> seat_for(const cluster::SeekRecord& record, const proto::NodeSeek& seek, std::vector<RemoteKey>& gone);
     void remote_closed(const RemoteKey& key);
     void stand();
     void give_up_claimed_games();
@@ -137,6 +176,12 @@ private:
     std::shared_ptr<cluster::LeaseKeeper> keeper_;
     std::shared_ptr<cluster::Bus> bus_;
     std::shared_ptr<cluster::LobbyReplica> replica_;
+    std::shared_ptr<cluster::SeekBook> seek_book_;
+    std::shared_ptr<cluster::SeekMatcher> matcher_;
+    std::unordered_map<std::uint64_t, LocalSeek> seeks_;  // by local session id
+    std::set<std::string> seek_nodes_;  // the nodes of the seeks the matcher last read (checked for death)
+    bool matching_ = false;             // a matcher round is under way
+    asio::steady_timer match_timer_;
     asio::steady_timer publish_timer_;
     asio::steady_timer check_timer_;
     std::unordered_map<std::uint64_t, Forwarded> forwarded_;  // by local session id

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <cmath>
-#include <limits>
 
 #include "common/fen.h"
 #include "common/iccs.h"
@@ -93,18 +91,6 @@ bool Lobby::is_waiting(ParticipantId who) const {
     return std::ranges::any_of(waiting_, [&](const Waiter& w) { return w.seek.who == who; });
 }
 
-double seek_range(Millis waited) {
-    if (waited >= kSeekRangeOpenAfter) return std::numeric_limits<double>::infinity();
-    return kSeekRangeStart + kSeekRangeStep * static_cast<double>(waited / kSeekWidenEvery);
-}
-
-bool Lobby::accepts(const Waiter& w, const Seek& s, TimePoint now) {
-    if (w.seek.control != s.control || w.seek.rated != s.rated) return false;
-    if (!s.rated) return true;
-    const auto waited = std::chrono::duration_cast<Millis>(now - w.since);
-    return std::abs(w.seek.rating - s.rating) <= seek_range(waited);
-}
-
 std::expected<std::optional<Match>, Error> Lobby::quick_match(std::string name, ParticipantId who,
                                                               TimeControl control, TimePoint now) {
     return seek(Seek{std::move(name), who, control}, now);
@@ -113,7 +99,9 @@ std::expected<std::optional<Match>, Error> Lobby::quick_match(std::string name, 
 std::expected<std::optional<Match>, Error> Lobby::seek(Seek s, TimePoint now) {
     if (is_waiting(s.who)) return fail(ErrorCode::AlreadySeated, "you are already waiting for a match");
     // waiting_ is in arrival order: the longest waiter in range is the partner.
-    const auto partner = std::ranges::find_if(waiting_, [&](const Waiter& w) { return accepts(w, s, now); });
+    const auto partner = std::ranges::find_if(waiting_, [&](const Waiter& w) {
+        return seek_accepts(w.seek, std::chrono::duration_cast<Millis>(now - w.since), s);
+    });
     if (partner == waiting_.end()) {
         waiting_.push_back(Waiter{std::move(s), now});
         return std::optional<Match>{};
@@ -124,23 +112,24 @@ std::expected<std::optional<Match>, Error> Lobby::seek(Seek s, TimePoint now) {
 }
 
 std::vector<Match> Lobby::pair_widened_seeks(TimePoint now) {
+    std::vector<WaitingSeek> seeks;
+    for (const Waiter& w : waiting_) seeks.push_back({&w.seek, std::chrono::duration_cast<Millis>(now - w.since)});
+    const auto pairs = pair_waiting_seeks(seeks);
+    if (pairs.empty()) return {};
     std::vector<Match> matches;
-    for (std::size_t i = 0; i < waiting_.size(); ++i) {
-        if (!waiting_[i].seek.rated) continue;
-        for (std::size_t j = i + 1; j < waiting_.size(); ++j) {
-            // Either side's widened range will do: the one who waited longer is the more patient.
-            if (!accepts(waiting_[i], waiting_[j].seek, now) && !accepts(waiting_[j], waiting_[i].seek, now)) continue;
-            Waiter first = std::move(waiting_[i]);
-            Seek second = std::move(waiting_[j].seek);
-            waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(j));
-            waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(i));
-            matches.push_back(start_match(std::move(first), std::move(second), now));
-            --i;  // waiting_[i] is now the next waiter
-            break;
-        }
+    std::vector<bool> paired(waiting_.size(), false);
+    for (const auto& [i, j] : pairs) {
+        paired[i] = paired[j] = true;
+        matches.push_back(start_match(std::move(waiting_[i]), std::move(waiting_[j].seek), now));
     }
+    std::vector<Waiter> still;
+    for (std::size_t i = 0; i < waiting_.size(); ++i)
+        if (!paired[i]) still.push_back(std::move(waiting_[i]));
+    waiting_ = std::move(still);
     return matches;
 }
+
+Match Lobby::pair(Seek first, Seek second, TimePoint now) { return start_match(Waiter{std::move(first), now}, std::move(second), now); }
 
 Match Lobby::start_match(Waiter other, Seek s, TimePoint now) {
     const bool waiter_red = (random_() & 1) == 0;

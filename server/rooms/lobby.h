@@ -17,6 +17,7 @@
 
 #include "server/rooms/finished_game.h"
 #include "server/rooms/room.h"
+#include "server/rooms/seek_rules.h"
 
 namespace xq::server {
 
@@ -56,25 +57,6 @@ struct Match {
     std::string black_token;
     Events events;
 };
-
-// A quick-match seek. Rated seeks pair only with rated seeks of the same time control whose
-// rating lies within the waiter's range, which widens while it waits (seek_range).
-struct Seek {
-    std::string name;
-    ParticipantId who = 0;
-    TimeControl control;
-    bool rated = false;
-    double rating = 0;  // rated seeks: the seeker's rating at the control's speed
-};
-
-// A rated seek's range: +-kSeekRangeStart rating points at first, kSeekRangeStep wider every
-// kSeekWidenEvery of waiting, and unlimited from kSeekRangeOpenAfter (so no seek waits forever
-// for want of a partner in range while another waits).
-inline constexpr double kSeekRangeStart = 150;
-inline constexpr double kSeekRangeStep = 50;
-inline constexpr Millis kSeekWidenEvery{5000};
-inline constexpr Millis kSeekRangeOpenAfter{60000};
-double seek_range(Millis waited);
 
 struct GameListing {
     RoomId id;
@@ -125,6 +107,9 @@ public:
     // Waiting rated seeks that have come within range of each other as their ranges widened,
     // paired (the longest waiter first); call when next_deadline() comes.
     std::vector<Match> pair_widened_seeks(TimePoint now);
+    // Two seeks paired elsewhere (a cluster's matcher): a new, started room with both seated,
+    // colours drawn at random. Neither waits here.
+    Match pair(Seek first, Seek second, TimePoint now);
     // When the next rated seek's range widens, while two or more rated seeks wait.
     std::optional<TimePoint> next_seek_widening(TimePoint now) const;
     // Leaves the quick-match queue.
@@ -192,8 +177,6 @@ private:
         Seek seek;
         TimePoint since;
     };
-    // Whether `w` takes `s` as partner at `now` (same control and rated-ness, rating in w's range).
-    static bool accepts(const Waiter& w, const Seek& s, TimePoint now);
     Match start_match(Waiter first, Seek second, TimePoint now);
 
     Room& add_room(TimeControl control, std::optional<std::string> join_code);

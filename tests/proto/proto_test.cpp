@@ -3,12 +3,14 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "proto/codec.h"
 #include "proto/frame.h"
+#include "proto/node_messages.h"
 
 namespace xq::proto {
 namespace {
@@ -293,6 +295,27 @@ TEST(ProtoRoundTrip, GameListSizesAddUp) {
     EXPECT_EQ(encode(ServerMessage{rid, list}).size(),
               empty + encoded_size_in_list(open_game()) + encoded_size_in_list(live_game()) +
                   encoded_size_in_list(longest) + 1);  // the list's own length grows to 2 bytes
+}
+
+}  // namespace
+}  // namespace xq::proto
+
+namespace xq::proto {
+namespace {
+
+// What the quick match across nodes adds to cluster.proto: the matcher's word to a player's node,
+// and the seek a node puts in Redis (a NaN rating is refused: it would equal nothing).
+TEST(NodeMessages, APairingAndASeekRoundTrip) {
+    const NodeMessage paired{42, NodePaired{"node-a:0123456789abcdef:7"}};
+    EXPECT_EQ(decode_node(encode(paired)), paired);
+    const NodeSeek seek{{"ann", "ann", "127.0.0.1", false, 0}, TimeControl{5, 3, 20}, true, 1612.5};
+    EXPECT_EQ(decode_seek(encode(seek)), seek);
+    const NodeSeek casual{{"guest", "", "10.0.0.0/24", true, 3}, TimeControl{15, 10, std::nullopt}, false, 0};
+    EXPECT_EQ(decode_seek(encode(casual)), casual);
+    NodeSeek bad = seek;
+    bad.rating = std::nan("");
+    EXPECT_EQ(decode_seek(encode(bad)).error().code, DecodeErrorCode::InvalidValue);
+    EXPECT_EQ(decode_seek("\xff\xff").error().code, DecodeErrorCode::Unparsable);
 }
 
 }  // namespace

@@ -26,14 +26,18 @@ inline const proto::TimeControl kClusterBlitz{5, 3, std::nullopt};
 class Node {
 public:
     // `web_root`: the node also serves the watch page's WebSocket (issue 23).
+    // `accounts`: optional accounts, hashed cheaply, registrations unlimited (rated quick match
+    // needs accounts).
     Node(const std::string& id, const std::string& conninfo, const std::string& redis, const std::filesystem::path& dir,
-         std::optional<std::filesystem::path> web_root = std::nullopt) {
+         std::optional<std::filesystem::path> web_root = std::nullopt, bool accounts = false) {
         server::ServerConfig config;
         config.listen = server::tcp::endpoint(server::asio::ip::make_address("127.0.0.1"), 0);
         config.db = dir / (id + ".db");  // unused with postgres: where a certificate would go
         config.postgres = conninfo;
         config.name = id;
-        config.accounts = proto::AccountsMode::Off;
+        config.accounts = accounts ? proto::AccountsMode::Optional : proto::AccountsMode::Off;
+        config.password_cost = server::minimal_cost();
+        config.registrations_per_hour = 1000;
         server::node::NodeOptions node;
         node.redis = *cluster::parse_redis_address(redis);
         node.id = id;
@@ -52,18 +56,36 @@ public:
         server_.reset();
     }
     std::uint16_t port() const { return server_->port(); }
+    // `read` of the cluster node, run on the node's loop thread.
+    template <class Read>
+    auto on_loop(Read read) {
+        std::promise<decltype(read(*server_->cluster_node()))> result;
+        server::asio::post(io_, [&] { result.set_value(read(*server_->cluster_node())); });
+        return result.get_future().get();
+    }
     // The node's counters, read on its loop thread.
     server::node::NodeStats stats() {
-        std::promise<server::node::NodeStats> read;
-        server::asio::post(io_, [&] { read.set_value(server_->cluster_node()->stats()); });
-        return read.get_future().get();
+        return on_loop([](const server::node::ClusterNode& node) { return node.stats(); });
     }
-    // Whether the node holds its lease now (false too when its loop no longer runs).
+    bool is_matcher() {
+        return on_loop([](const server::node::ClusterNode& node) { return node.is_matcher(); });
+    }
+    // Whether the node holds its lease now (false too when its loop no longer runs: a node that
+    // stopped must fail the test, not hang it).
     bool holds_lease() {
         auto read = std::make_shared<std::promise<bool>>();
         server::asio::post(io_, [this, read] { read->set_value(server_->cluster_node()->holds_lease()); });
         auto answer = read->get_future();
         return answer.wait_for(10s) == std::future_status::ready && answer.get();
+    }
+    // Waits (up to 20 s) until the node holds its lease: its Redis connection is up, so a seek
+    // is not answered TRY_LATER. The node itself, for chaining.
+    Node& ready() {
+        for (const auto end = std::chrono::steady_clock::now() + 20s; std::chrono::steady_clock::now() < end;
+             std::this_thread::sleep_for(20ms))
+            if (holds_lease()) return *this;
+        ADD_FAILURE() << "a node never took its lease";
+        return *this;
     }
     std::unique_ptr<test::TestClient> client(const std::string& name) {
         auto c = std::make_unique<test::TestClient>(port(), 20s);
@@ -87,8 +109,8 @@ protected:
         nodes_.clear();
         std::filesystem::remove_all(dir_);
     }
-    Node& start(const std::string& id, std::optional<std::filesystem::path> web_root = std::nullopt) {
-        return *nodes_.emplace_back(std::make_unique<Node>(id, conninfo_, redis_.unix_address(), dir_, web_root));
+    Node& start(const std::string& id, std::optional<std::filesystem::path> web_root = std::nullopt, bool accounts = false) {
+        return *nodes_.emplace_back(std::make_unique<Node>(id, conninfo_, redis_.unix_address(), dir_, web_root, accounts));
     }
     // Polls ListGames on `c` until `game` is listed (in `open` or `live` as asked).
     static bool listed(test::TestClient& c, proto::GameId game, bool live) {

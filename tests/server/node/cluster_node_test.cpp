@@ -97,6 +97,7 @@ TEST_F(ClusterNodeTest, APlayerWhoseSessionEndsOnItsNodeIsAwayOnTheOwner) {
 namespace xq {
 namespace {
 
+
 // A crowd of watchers on one node costs the owner one message to that node per event, not one per
 // watcher: that node writes it to each of them.
 TEST_F(ClusterNodeTest, AnEventForManyWatchersOnOneNodeCrossesRedisOnce) {
