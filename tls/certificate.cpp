@@ -2,6 +2,10 @@
 
 #include <memory>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <openssl/bio.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
@@ -127,7 +131,18 @@ std::expected<void, std::string> make_self_signed(const CertificateFiles& files,
 }
 
 std::expected<bool, std::string> ensure_self_signed(const CertificateFiles& files, std::string_view common_name) {
+    // Nodes of a cluster started together share the default path: under a lock, the first makes
+    // the pair and the others reuse it (else each would serve its own, or a key not its cert's).
+    const std::string lock_path = files.cert.string() + ".lock";
     std::error_code ec;
+    std::filesystem::create_directories(files.cert.parent_path(), ec);
+    const int lock = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (lock < 0) return std::unexpected("cannot open " + lock_path);
+    struct Unlock {
+        int fd;
+        ~Unlock() { ::close(fd); }  // closing releases the flock
+    } unlock{lock};
+    if (::flock(lock, LOCK_EX) != 0) return std::unexpected("cannot lock " + lock_path);
     if (std::filesystem::exists(files.cert, ec) && std::filesystem::exists(files.key, ec)) return true;
     if (auto made = make_self_signed(files, common_name); !made) return std::unexpected(made.error());
     return false;

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+#include <vector>
+
 #include <cstdio>
 #include <fstream>
 
@@ -79,6 +83,25 @@ TEST(TlsCertificate, KeptAndReusedOnRestartNewWhenMissing) {
     fs::remove(files.cert);
     ASSERT_TRUE(ensure_self_signed(files, "x"));
     EXPECT_NE(*fingerprint_of_file(files.cert), fingerprint);
+    fs::remove_all(dir);
+}
+
+// Nodes of a cluster started at once share the default path: one pair is made, all use it.
+TEST(TlsCertificate, StartsAtOnceShareOnePair) {
+    const auto dir = fresh_dir("race");
+    const auto files = files_beside(dir / "games.db");
+    std::vector<std::thread> starts;
+    std::atomic<int> made = 0, failed = 0;
+    for (int i = 0; i < 6; ++i)
+        starts.emplace_back([&] {
+            const auto r = ensure_self_signed(files, "x");
+            if (!r) ++failed;
+            else if (!*r) ++made;
+        });
+    for (auto& t : starts) t.join();
+    EXPECT_EQ(failed, 0);
+    EXPECT_EQ(made, 1);
+    EXPECT_TRUE(server_context(files));  // the key is the certificate's
     fs::remove_all(dir);
 }
 
