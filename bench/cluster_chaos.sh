@@ -91,8 +91,16 @@ if ((kills > 0)); then
     echo "node-$n $(date -u +%s.%N)" >>"$dir/kills"
     log "kill $((k + 1)): SIGKILL node-$n (pid $pid)"
     sleep "$down"
-    kill -USR1 "$cluster_pid"
-    wait_listening $((first_port + n - 1)) 30 || log "node-$n did not listen again within 30 s"
+    # Started again once the old process is gone; a start that fails (its port not yet free) is
+    # tried again a second later.
+    for ((try = 0; try < 30; try++)); do
+      while kill -0 "$pid" 2>/dev/null && [[ ! "$(ps -o stat= -p "$pid")" =~ Z ]]; do sleep 0.1; done
+      kill -USR1 "$cluster_pid"
+      for ((t = 0; t < 30; t++)); do [[ "$(cat "$dir/node-$n.pid")" != "$pid" ]] && break; sleep 0.1; done
+      wait_listening $((first_port + n - 1)) 10 && sleep 1 && kill -0 "$(cat "$dir/node-$n.pid")" 2>/dev/null && break
+      pid=$(cat "$dir/node-$n.pid")
+      sleep 1
+    done
     log "node-$n started again (pid $(cat "$dir/node-$n.pid"))"
     ((k + 1 < kills)) && sleep $((every - down))
   done

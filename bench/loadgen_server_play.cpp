@@ -13,6 +13,8 @@ namespace xq::loadgen {
 
 void ServerDriver::new_game(Slot& s) {
     if (run_.stopping || s.dead) return;
+    // --game-file: the watcher processes follow the first game only.
+    if (!run_.options.game_file.empty() && s.ever_started) return;
     s.game = 0;
     s.watching = s.ended = 0;
     for (std::size_t who = 0; who < s.seats(); ++who) {

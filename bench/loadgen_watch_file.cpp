@@ -1,6 +1,8 @@
 // The broadcast's processes of watchers only (--watch FILE): S connections spread over --server's
 // nodes, each watching the game another loadgen plays (--game-file FILE); delivery is measured
-// against the send times it writes there, per node of the watcher.
+// against the send times it writes there, per node of the watcher. The files it leaves beside FILE
+// pace the run (bench/cluster_broadcast.sh): FILE.welcomed.PID once connected, FILE.ready.PID once
+// every watcher has the game, and FILE.delivery.PID with every sample at the end.
 
 #include "loadgen_watch_file.h"
 
@@ -93,6 +95,7 @@ public:
             run_.io,
             [this]() -> asio::awaitable<void> {
                 const std::string& file = run_.options.watch_file;
+                touch_file(file + ".welcomed." + std::to_string(::getpid()));
                 while ((game_ = read_game()) == 0) co_await pause(std::chrono::milliseconds(50));
                 for (auto& w : watchers_) send(w, proto::WatchGame{game_, ""});
                 while (watching_ < watchers_.size() && run_.stats.errors == 0)
@@ -119,6 +122,8 @@ public:
 
     void finish() override {
         const auto sent = sent_times();
+        // Every sample, "NODE MICROSECONDS", for percentiles over all the watcher processes.
+        std::ofstream samples(run_.options.watch_file + ".delivery." + std::to_string(::getpid()));
         const auto window_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(run_.window_start.time_since_epoch()).count();
         for (const Received& r : received_) {
             const auto it = sent.find(r.ply);
@@ -126,6 +131,7 @@ public:
             const auto us = static_cast<std::uint32_t>((r.at_ns - it->second) / 1000);
             run_.stats.desktop_delivery_us.push_back(us);
             run_.stats.node_delivery_us[r.node].push_back(us);
+            samples << r.node << " " << us << "\n";
         }
         run_.stats.moves = sent.size();
         ++run_.stats.checked_live;
