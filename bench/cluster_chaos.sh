@@ -57,7 +57,11 @@ wait_listening() {  # port, seconds
 servers=()
 for ((n = 1; n <= nodes; n++)); do
   port=$((first_port + n - 1))
-  wait_listening "$port" 60 || { echo "cluster_chaos: node-$n did not listen on $port; see $dir.cluster.log" >&2; exit 1; }
+  wait_listening "$port" 60 || {
+    echo "cluster_chaos: node-$n did not listen on $port:" >&2
+    tail -5 "$dir.cluster.log" "$dir/logs/node-$n.log" >&2
+    exit 1
+  }
   servers+=("127.0.0.1:$port")
 done
 log "$nodes node(s) up"

@@ -37,12 +37,15 @@ server_pid=$!
 for ((t = 0; t < 600; t++)); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
 echo "== one node on SQLite" >&2
 "$build/bench/loadgen" --server "127.0.0.1:$port" --plain --games "$games" --spectators "$spectators" \
-  --move-interval-ms "$interval" --seconds "$seconds" --server-pid "$server_pid" | tee "$dir/single.json" | python3 -c '
+  --move-interval-ms "$interval" --seconds "$seconds" --server-pid "$server_pid" >"$dir/single.json"
+python3 - "$dir/single.json" <<'PY'
 import json, sys
-r = json.loads(sys.stdin.read())
-print(f"one node, SQLite: {r[\"moves_per_s\"]} moves/s; ack p50/p99 {r[\"p50_us\"] / 1000:.2f}/{r[\"p99_us\"] / 1000:.2f} ms; "
-      f"spectator delivery p50/p99 {r[\"desktop_delivery_p50_us\"] / 1000:.2f}/{r[\"desktop_delivery_p99_us\"] / 1000:.2f} ms; "
-      f"errors {r[\"errors\"]} mismatches {r[\"mismatches\"]}")'
+r = json.loads(open(sys.argv[1]).read())
+ms = lambda us: f"{us / 1000:.2f}"
+print(f"one node, SQLite: {r['moves_per_s']} moves/s; ack p50/p99 {ms(r['p50_us'])}/{ms(r['p99_us'])} ms; "
+      f"spectator delivery p50/p99 {ms(r['desktop_delivery_p50_us'])}/{ms(r['desktop_delivery_p99_us'])} ms; "
+      f"errors {r['errors']} mismatches {r['mismatches']}; server RSS {r['server_rss_kb'] // 1024} MiB")
+PY
 kill "$server_pid"
 wait "$server_pid" 2>/dev/null || true
 server_pid=""

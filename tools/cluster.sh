@@ -43,7 +43,10 @@ stop_all() {
   wait 2>/dev/null || true
   "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$dir/pg/data" -m fast stop >/dev/null 2>&1 || true
 }
-trap stop_all INT TERM EXIT
+# A signal's trap must also end the script: a trap that returns lets the loop below go on.
+trap 'stop_all; exit 130' INT
+trap 'stop_all; exit 143' TERM
+trap stop_all EXIT
 
 "${as_pg[@]}" "$pg_bin/initdb" -D "$dir/pg/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync \
   --no-instructions >"$dir/logs/initdb.log" 2>&1 || { echo "cluster: initdb failed, see $dir/logs/initdb.log" >&2; exit 1; }
