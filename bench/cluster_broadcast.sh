@@ -34,7 +34,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-"$root/tools/cluster.sh" "$build" "$nodes" --dir "$dir" --port "$first_port" -- --plain \
+"$root/tools/cluster.sh" "$build" "$nodes" --dir "$dir" --port "$first_port" --discovery 0 -- --plain \
   --max-connections-per-address 100000 --max-waiting-games-per-address 0 --rate-limit 0 2>"$dir.cluster.log" &
 cluster_pid=$!
 servers=()

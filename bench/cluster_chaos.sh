@@ -45,7 +45,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-"$root/tools/cluster.sh" "$build" "$nodes" --dir "$dir" --port "$first_port" -- --plain \
+"$root/tools/cluster.sh" "$build" "$nodes" --dir "$dir" --port "$first_port" --discovery 0 -- --plain \
   --max-connections-per-address 20000 --max-waiting-games-per-address 0 --rate-limit 0 2>"$dir.cluster.log" &
 cluster_pid=$!
 
@@ -59,7 +59,7 @@ for ((n = 1; n <= nodes; n++)); do
   port=$((first_port + n - 1))
   wait_listening "$port" 60 || {
     echo "cluster_chaos: node-$n did not listen on $port:" >&2
-    tail -5 "$dir.cluster.log" "$dir/logs/node-$n.log" >&2
+    tail -n 5 "$dir.cluster.log" "$dir/logs/node-$n.log" >&2
     exit 1
   }
   servers+=("127.0.0.1:$port")

@@ -23,6 +23,7 @@ while (($#)); do
   shift 2
 done
 dir="$(mktemp -d)"
+chmod 755 "$dir"  # the cluster's PostgreSQL runs as the postgres user, inside it
 server_pid=""
 cleanup() {
   [[ -n "$server_pid" ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null || true

@@ -9,18 +9,20 @@
 # stays down until the script gets SIGUSR1, which starts every ended node again with its id and
 # port (bench/cluster_chaos.sh kills and restarts nodes this way).
 #
-# usage: tools/cluster.sh BUILD_DIR N [--dir DIR] [--port FIRST] [-- NODE ARGS...]
+# usage: tools/cluster.sh BUILD_DIR N [--dir DIR] [--port FIRST] [--discovery UDP_PORT] [-- NODE ARGS...]
+# (--discovery: the first node's LAN discovery port, 7778; 0: none, for scripts and tests)
 set -euo pipefail
 
 build="${1:?usage: cluster.sh BUILD_DIR N [--dir DIR] [--port FIRST] [-- NODE ARGS]}"
 count="${2:?how many nodes?}"
 shift 2
 [[ "$count" =~ ^[1-9][0-9]?$ ]] || { echo "cluster: N is 1 to 99 nodes, got '$count'" >&2; exit 2; }
-dir="$build/cluster" first_port=7777 node_args=()
+dir="$build/cluster" first_port=7777 discovery_port=7778 node_args=()
 while (($#)); do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
     --port) first_port="$2"; shift 2 ;;
+    --discovery) discovery_port="$2"; shift 2 ;;
     --) shift; node_args=("$@"); break ;;
     *) echo "cluster: unknown option '$1'" >&2; exit 2 ;;
   esac
@@ -66,7 +68,7 @@ start_node() {
   local n=$1 port=$((first_port + $1 - 1))
   # LAN discovery (UDP 7778) answers on the first node only: one such port per machine.
   local discovery=0
-  ((n == 1)) && discovery=7778
+  ((n == 1)) && discovery=$discovery_port
   "$build/server/xiangqi-server" --listen "0.0.0.0:$port" --postgres "$conninfo" --redis "unix:$dir/redis.sock" \
     --node-id "node-$n" --name "xiangqi node $n" --discovery-port "$discovery" "${node_args[@]}" \
     >>"$dir/logs/node-$n.log" 2>&1 &
