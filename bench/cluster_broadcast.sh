@@ -47,8 +47,18 @@ IFS=, list="${servers[*]}"
 play=("$build/bench/loadgen" --server "$list" --plain --games 1 --spectators 0 --move-interval-ms "$interval"
       --seconds "$seconds" --max-plies 100000)
 
+# CPU seconds (user + system) of every node so far, for each phase's share.
+nodes_cpu() {
+  local n
+  for ((n = 1; n <= nodes; n++)); do
+    awk -v tck="$(getconf CLK_TCK)" '{ printf "%.2f ", ($14 + $15) / tck }' "/proc/$(cat "$dir/node-$n.pid")/stat"
+  done
+  echo
+}
 log "reference: the game alone"
+nodes_cpu >"$dir/cpu.start"
 "${play[@]}" >"$dir/reference.json"
+nodes_cpu >"$dir/cpu.reference"
 
 game="$dir/game"
 log "$watchers watchers in $processes process(es) over $nodes nodes"
@@ -71,6 +81,7 @@ touch "$game.go"
 rc=0
 for pid in "${children[@]}"; do wait "$pid" || rc=1; done
 children=()
+nodes_cpu >"$dir/cpu.measured"
 cat "$dir"/watchers-*.err "$dir/measured.err" >&2
 
 python3 - "$dir" "$nodes" "$rc" <<'PY'
@@ -95,6 +106,13 @@ print(f"all watchers: delivery p50 {pct(every, .5):.1f} ms, p99 {pct(every, .99)
 r99, m99 = ref['p99_us'] / 1000, meas['p99_us'] / 1000
 print(f"mover's ack p50/p99: alone {ref['p50_us'] / 1000:.2f}/{r99:.2f} ms, watched {meas['p50_us'] / 1000:.2f}/{m99:.2f} ms; "
       f"p99 watched / alone {m99 / r99 if r99 else 0:.2f}")
+cpu = [[float(x) for x in open(f"{d}/cpu.{p}").read().split()] for p in ("start", "reference", "measured")]
+node_ref = [b - a for a, b in zip(cpu[0], cpu[1])]
+node_meas = [b - a for a, b in zip(cpu[1], cpu[2])]
+watch_cpu = [last(p)["loadgen_cpu_s"] for p in sorted(glob.glob(f"{d}/watchers-*.json"))]
+print(f"CPU seconds: nodes alone {' '.join(f'{x:.1f}' for x in node_ref)}, watched (incl. the watchers joining) "
+      f"{' '.join(f'{x:.1f}' for x in node_meas)}; watcher loadgens {' '.join(f'{x:.1f}' for x in watch_cpu)}; "
+      f"player loadgen {meas['loadgen_cpu_s']:.1f}")
 print(f"errors and mismatches in the watcher processes: {bad}; player errors {meas['errors']}")
 sys.exit(1 if rc or bad or meas['errors'] else 0)
 PY
