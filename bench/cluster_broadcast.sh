@@ -43,7 +43,7 @@ for ((n = 1; n <= nodes; n++)); do
   for ((t = 0; t < 600; t++)); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
   servers+=("127.0.0.1:$port")
 done
-IFS=, list="${servers[*]}"
+list=$(IFS=,; echo "${servers[*]}")
 play=("$build/bench/loadgen" --server "$list" --plain --games 1 --spectators 0 --move-interval-ms "$interval"
       --seconds "$seconds" --max-plies 100000)
 

@@ -81,7 +81,7 @@ pg_stats() {
 redis_stats >"$dir/redis.before"
 pg_stats >"$dir/pg.before"
 
-IFS=, list="${servers[*]}"
+list=$(IFS=,; echo "${servers[*]}")
 "$build/bench/loadgen" --server "$list" --plain --games "$games" --spectators "$spectators" \
   --move-interval-ms "$interval" --seconds "$seconds" --reconnect --stuck-after-s "$stuck_after" \
   >"$dir/loadgen.json" 2>"$dir/loadgen.err" &

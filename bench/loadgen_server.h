@@ -52,6 +52,7 @@ struct Slot {
     proto::GameId game = 0;
     Phase phase = Phase::Idle;
     std::uint64_t create_rid = 0;
+    std::uint64_t leave_rid = 0;  // Red cancelling a game that never began, before creating anew
     Player players[2];
     std::vector<Seat> spectators;
     std::size_t watching = 0;

@@ -154,6 +154,7 @@ void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t,
 }
 
 void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t rid, const proto::Error& e) {
+    if (who == 0 && rid != 0 && rid == s.leave_rid) return;
     if (who < 2 && rid != 0)
         if (auto& crossed = s.players[who].crossed; std::erase(crossed, rid) > 0) {
             --run_.crossed;

@@ -64,6 +64,10 @@ void ServerDriver::returned(Slot& s, std::size_t who) {
     if (s.phase != Phase::Playing) {
         for (std::size_t i = 0; i < s.seats(); ++i)
             if (s.seat(i).away) return;
+        // Red may still host the game it created (only others dropped): cancelled first, or the
+        // new CreateGame is refused (ALREADY_SEATED). If Red's session is new, the refusal of
+        // this Leave is expected and ignored.
+        if (s.game != 0) s.leave_rid = send(s.players[0], proto::Leave{s.game});
         return new_game(s);
     }
     if (seat.ended) return;  // nothing left to learn about this game
