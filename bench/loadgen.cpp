@@ -26,7 +26,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: loadgen --server ADDR:PORT[,ADDR:PORT...] [--games G] [--spectators S] [--move-interval-ms I] [--seconds T]\n"
     "               [--max-plies N] [--server-pid PID] [--relay] [--seed N] [--connect-window N]\n"
-    "               [--reconnect] [--plain] [--rated] [--web-watchers N]\n"
+    "               [--reconnect] [--plain] [--rated] [--web-watchers N] [--stuck-after-s S]\n"
+    "               [--spread-spectators] [--game-file FILE | --watch FILE]\n"
     "TLS 1.3 to the server unless --plain (the relay is always plain).\n";
 
 template <class T>
@@ -72,6 +73,10 @@ std::optional<Options> parse_options(int argc, char** argv) {
             o.plain = true;
             continue;
         }
+        if (arg == "--spread-spectators") {
+            o.spread_spectators = true;
+            continue;
+        }
         if (arg == "--relay") {
             o.relay = true;
             continue;
@@ -94,6 +99,9 @@ std::optional<Options> parse_options(int argc, char** argv) {
         else if (arg == "--server-pid") ok = ok && parse_number(value, o.server_pid);
         else if (arg == "--seed") ok = ok && parse_number(value, o.seed);
         else if (arg == "--web-watchers") ok = ok && parse_number(value, o.web_watchers) && o.web_watchers >= 0;
+        else if (arg == "--stuck-after-s") ok = ok && parse_number(value, o.stuck_after_s) && o.stuck_after_s > 0;
+        else if (arg == "--game-file") o.game_file = value;
+        else if (arg == "--watch") o.watch_file = value;
         else if (arg == "--connect-window") ok = ok && parse_number(value, o.connect_window) && o.connect_window > 0;
         else ok = false;
         if (!ok) {
@@ -106,6 +114,11 @@ std::optional<Options> parse_options(int argc, char** argv) {
         std::cerr << "loadgen: --web-watchers needs --plain (a server started with --plain)\n";
         return std::nullopt;
     }
+    if (!o.game_file.empty() && (o.games != 1 || o.relay || !o.watch_file.empty())) {
+        std::cerr << "loadgen: --game-file plays one game (--games 1), not with --relay or --watch\n";
+        return std::nullopt;
+    }
+    if (!o.watch_file.empty()) o.games = 1;  // the one game watched: the window opens when it starts
     if (!have_server) {
         std::cerr << "loadgen: --server ADDR:PORT is required\n" << kUsage;
         return std::nullopt;
@@ -196,7 +209,7 @@ void print(const Run& run, const Report& report, std::vector<std::uint32_t> late
         "\"refused\":%llu,\"errors\":%llu,\"mismatches\":%llu,\"server_rss_idle_kb\":%ld,\"server_rss_kb\":%ld,"
         "\"setup_s\":%.2f,\"reconnects\":%llu,\"acked_moves_lost\":%llu,\"web_watchers\":%d,"
         "\"desktop_delivery_p50_us\":%u,\"desktop_delivery_p99_us\":%u,\"web_delivery_p50_us\":%u,"
-        "\"web_delivery_p99_us\":%u,\"deliveries\":%zu}\n",
+        "\"web_delivery_p99_us\":%u,\"deliveries\":%zu,\"acks_total\":%llu,\"games_stuck\":%llu,",
         o.relay ? "relay" : "server", o.games, o.relay ? 0 : o.spectators, o.move_interval_ms, report.window_s,
         o.games * (o.relay ? 2 : 2 + o.spectators), static_cast<unsigned long long>(s.games_started),
         static_cast<unsigned long long>(s.games_completed), static_cast<unsigned long long>(s.checked_live),
@@ -206,7 +219,24 @@ void print(const Run& run, const Report& report, std::vector<std::uint32_t> late
         static_cast<unsigned long long>(s.mismatches), report.rss_idle_kb, report.rss_kb, report.setup_s,
         static_cast<unsigned long long>(s.reconnects), static_cast<unsigned long long>(s.acked_moves_lost),
         o.web_watchers, percentile(desktop, 0.5), percentile(desktop, 0.99), percentile(web, 0.5), percentile(web, 0.99),
-        desktop.size() + web.size());
+        desktop.size() + web.size(), static_cast<unsigned long long>(s.acks_total),
+        static_cast<unsigned long long>(s.games_stuck));
+    // Delivery per node of the spectator (--server's order).
+    std::string p50 = "[", p99 = "[", count = "[";
+    for (auto node : s.node_delivery_us) {
+        std::sort(node.begin(), node.end());
+        const char* comma = p50.size() > 1 ? "," : "";
+        p50 += comma + std::to_string(percentile(node, 0.5));
+        p99 += comma + std::to_string(percentile(node, 0.99));
+        count += comma + std::to_string(node.size());
+    }
+    // The load generator's own CPU: beside a server on the same cores, how much of them it took.
+    rusage self{};
+    getrusage(RUSAGE_SELF, &self);
+    const double cpu_s = static_cast<double>(self.ru_utime.tv_sec + self.ru_stime.tv_sec) +
+                         static_cast<double>(self.ru_utime.tv_usec + self.ru_stime.tv_usec) / 1e6;
+    std::printf("\"node_delivery_p50_us\":%s],\"node_delivery_p99_us\":%s],\"node_deliveries\":%s],\"loadgen_cpu_s\":%.2f}\n",
+                p50.c_str(), p99.c_str(), count.c_str(), cpu_s);
     std::fflush(stdout);
 }
 
@@ -221,7 +251,9 @@ int main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);
     asio::io_context io(1);
     Run run(io, *options);
-    auto driver = options->relay ? make_relay_driver(run) : make_server_driver(run);
+    auto driver = options->relay ? make_relay_driver(run)
+                  : options->watch_file.empty() ? make_server_driver(run)
+                                                : make_watch_file_driver(run);
     Report report;
     asio::co_spawn(io, drive(run, *driver, report), asio::detached);
     io.run();
@@ -231,5 +263,6 @@ int main(int argc, char** argv) {
         return 1;
     }
     print(run, report, std::move(run.stats.latencies_us));
-    return run.stats.errors == 0 && run.stats.mismatches == 0 && run.stats.acked_moves_lost == 0 ? 0 : 1;
+    const Stats& s = run.stats;
+    return s.errors == 0 && s.mismatches == 0 && s.acked_moves_lost == 0 && s.games_stuck == 0 ? 0 : 1;
 }

@@ -39,6 +39,18 @@ struct Options {
     // WebSocket watchers of the first game (loadgen_web_watchers.cpp), beside its desktop
     // spectators; --plain servers only.
     int web_watchers = 0;
+    // A game that made no progress (no move acknowledged, no game begun or ended) for this long
+    // when the window closes is stuck: counted, and the run fails.
+    double stuck_after_s = 60;
+    // Spectator k of a game on the node after the previous one's (--spread-spectators), instead of
+    // all of them on the node after Black's: a broadcast's watchers over every node.
+    bool spread_spectators = false;
+    // The broadcast over several processes (loadgen_watch_file.cpp): the first game's id and its
+    // moves' send times go to this file, and its Black joins once FILE.go exists.
+    std::string game_file;
+    // A process of watchers only: they watch the game named in this file (another loadgen's
+    // --game-file) until FILE.done exists, then compare their delivery with its send times.
+    std::string watch_file;
 };
 
 // Everything counted during a run. Latency: a move sent until its own acknowledgement (the
@@ -53,10 +65,14 @@ struct Stats {
     std::uint64_t checked_live = 0;  // games still in play at the end, compared as they stood
     std::uint64_t reconnects = 0;
     std::uint64_t acked_moves_lost = 0;  // acknowledged, then missing from the game's final state
+    std::uint64_t acks_total = 0;        // every move acknowledged, in the window or not
+    std::uint64_t games_stuck = 0;       // see Options::stuck_after_s
     std::vector<std::uint32_t> latencies_us;
     // Spectator delivery: a move sent by its player until a spectator received it, per kind.
     std::vector<std::uint32_t> desktop_delivery_us;
     std::vector<std::uint32_t> web_delivery_us;
+    // Desktop delivery again, per node of the spectator's connection (--server's order).
+    std::vector<std::vector<std::uint32_t>> node_delivery_us;
     std::deque<std::string> error_samples;  // the first few, for stderr
 
     void error(std::string what) {
@@ -117,5 +133,6 @@ public:
 
 std::unique_ptr<Driver> make_server_driver(Run& run);
 std::unique_ptr<Driver> make_relay_driver(Run& run);
+std::unique_ptr<Driver> make_watch_file_driver(Run& run);
 
 }  // namespace xq::loadgen

@@ -2,6 +2,8 @@
 
 #include "loadgen_server.h"
 
+#include "loadgen_watch_file.h"
+
 #include <algorithm>
 
 #include "common/iccs.h"
@@ -20,9 +22,9 @@ std::string result_text(const proto::Outcome& o) {
     return std::string(proto::to_string(o.result)) + "/" + o.reason + "/" + std::to_string(o.ply);
 }
 
-const tcp::endpoint& ServerDriver::endpoint_for(const Slot& s, std::size_t who, int attempt) const {
-    const auto& nodes = run_.options.servers;
-    return nodes[(s.index + std::min<std::size_t>(who, 2) + static_cast<std::size_t>(attempt)) % nodes.size()];
+std::size_t ServerDriver::node_for(const Slot& s, std::size_t who, int attempt) const {
+    const std::size_t step = run_.options.spread_spectators ? who : std::min<std::size_t>(who, 2);
+    return (s.index + step + static_cast<std::size_t>(attempt)) % run_.options.servers.size();
 }
 
 ServerDriver::ServerDriver(Run& run) : run_(run) {
@@ -34,6 +36,7 @@ ServerDriver::ServerDriver(Run& run) : run_(run) {
         for (auto& p : slot->players) p.timer.emplace(run_.io);
         slots_.push_back(std::move(slot));
     }
+    run_.stats.node_delivery_us.resize(run_.options.servers.size());
 }
 
 asio::awaitable<std::string> ServerDriver::setup() {
@@ -52,8 +55,9 @@ asio::awaitable<std::string> ServerDriver::setup() {
                     auto [slot, who] = todo[next++];
                     Seat& seat = slot->seat(who);
                     seat.conn = &conns_.emplace_back(run_.io, run_.tls.get());
+                    seat.node = node_for(*slot, who);
                     auto error = co_await seat.conn->connect(
-                        endpoint_for(*slot, who),
+                        run_.options.servers[seat.node],
                         [this, slot, who](std::string_view p) { on_payload(*slot, who, p); },
                         [this, slot, who](const std::string& why) { dropped(*slot, who, why); });
                     if (!error.empty())
@@ -85,7 +89,7 @@ asio::awaitable<std::string> ServerDriver::setup() {
             run_, static_cast<std::size_t>(run_.options.web_watchers),
             [this, &first](std::uint64_t game) {
                 if (game == first.game && first.phase == Phase::Watching && ++first.watching == watchers(first))
-                    join(first);
+                    join_when_told(first);
             },
             [this, &first](std::uint64_t game, std::uint32_t ply) {
                 if (game == first.game) delivered(first, ply, run_.stats.web_delivery_us);
@@ -96,12 +100,24 @@ asio::awaitable<std::string> ServerDriver::setup() {
 }
 
 void ServerDriver::start() {
-    for (auto& slot : slots_) new_game(*slot);
+    for (auto& slot : slots_) {
+        slot->progress = Clock::now();
+        new_game(*slot);
+    }
 }
 
 void ServerDriver::stop() {
-    for (auto& slot : slots_)
+    const auto limit = std::chrono::duration<double>(run_.options.stuck_after_s);
+    for (auto& slot : slots_) {
         for (auto& p : slot->players) p.timer->cancel();
+        const std::chrono::duration<double> idle = Clock::now() - slot->progress;
+        if (slot->dead || idle > limit) {
+            ++run_.stats.games_stuck;
+            run_.stats.error("game " + std::to_string(slot->game) + " (slot " + std::to_string(slot->index) +
+                             ") stuck: no progress for " + std::to_string(static_cast<int>(idle.count())) + " s" +
+                             (slot->dead ? ", its connection dropped" : ""));
+        }
+    }
 }
 
 std::string ServerDriver::unsettled() const {
@@ -137,6 +153,7 @@ void ServerDriver::finish() {
     }
     for (auto& conn : conns_) conn.close();
     if (web_) web_->close();
+    if (!run_.options.game_file.empty()) touch_file(run_.options.game_file + ".done");
 }
 
 void ServerDriver::on_payload(Slot& s, std::size_t who, std::string_view payload) {

@@ -19,6 +19,7 @@ namespace xq::loadgen {
 // What one participant saw of the current game.
 struct Seat {
     Conn* conn = nullptr;
+    std::size_t node = 0;  // which of --server's nodes the connection is to
     std::uint64_t next_rid = 1;
     client::GameMirror mirror;  // the game as this participant saw it, with its last version
     std::string result;         // "red_wins/checkmate/57" once ended
@@ -51,6 +52,7 @@ struct Slot {
     proto::GameId game = 0;
     Phase phase = Phase::Idle;
     std::uint64_t create_rid = 0;
+    std::uint64_t leave_rid = 0;  // Red cancelling a game that never began, before creating anew
     Player players[2];
     std::vector<Seat> spectators;
     std::size_t watching = 0;
@@ -58,6 +60,7 @@ struct Slot {
     bool dead = false;  // a connection dropped: the slot plays no more
     bool ever_started = false;
     std::vector<Clock::time_point> sent_at;  // [ply - 1]: when its player sent the move played there
+    Clock::time_point progress;  // the last move acknowledged, or game begun or ended
 
     std::size_t seats() const { return 2 + spectators.size(); }
     Seat& seat(std::size_t who) {
@@ -118,7 +121,7 @@ private:
     void join(Slot& s);
     // Where a bot connects: its game's Red, Black and spectators on three successive nodes of
     // --server A,B,C; a reconnection (attempt > 0) tries the next node.
-    const tcp::endpoint& endpoint_for(const Slot& s, std::size_t who, int attempt = 0) const;
+    std::size_t node_for(const Slot& s, std::size_t who, int attempt = 0) const;
     // A JoinGame or WatchGame sent on another node than the game's, before that node's copy of
     // the shared lobby had it: asked again a moment later.
     void ask_again(Slot& s, std::size_t who);
@@ -158,6 +161,8 @@ private:
     std::size_t watchers(const Slot& s) const;
     // A spectator received the move at `ply`: its delivery time, per kind of spectator.
     void delivered(Slot& s, std::uint32_t ply, std::vector<std::uint32_t>& into);
+    // --game-file: Black joins the first game once FILE.go exists (every watcher process is in).
+    void join_when_told(Slot& s);
 
     Run& run_;
     std::unique_ptr<WebWatchers> web_;  // --web-watchers

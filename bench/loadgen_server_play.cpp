@@ -2,6 +2,8 @@
 
 #include "loadgen_server.h"
 
+#include "loadgen_watch_file.h"
+
 #include <algorithm>
 
 #include "common/iccs.h"
@@ -11,6 +13,8 @@ namespace xq::loadgen {
 
 void ServerDriver::new_game(Slot& s) {
     if (run_.stopping || s.dead) return;
+    // --game-file: the watcher processes follow the first game only.
+    if (!run_.options.game_file.empty() && s.ever_started) return;
     s.game = 0;
     s.watching = s.ended = 0;
     for (std::size_t who = 0; who < s.seats(); ++who) {
@@ -35,7 +39,8 @@ void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t rid, const
         s.players[who].token = m.resume_token;
     if (who != 0 || rid == 0 || rid != s.create_rid || s.phase != Phase::Creating) return;
     s.game = m.game_id;
-    if (watchers(s) == 0) return join(s);
+    if (!run_.options.game_file.empty() && s.index == 0) write_game_id(run_.options.game_file, s.game);
+    if (watchers(s) == 0) return join_when_told(s);
     s.phase = Phase::Watching;
     for (auto& spectator : s.spectators) send(spectator, proto::WatchGame{s.game, ""});
     if (web_ && &s == slots_.front().get()) web_->watch(s.game);
@@ -53,7 +58,23 @@ void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t, const pro
     if (m.game_id == s.game && s.seat(who).resyncing) return resync_snapshot(s, who, m);
     if (who < 2 || m.game_id != s.game || s.phase != Phase::Watching) return;
     if (auto loaded = s.seat(who).mirror.load(m); !loaded) run_.stats.error(loaded.error());
-    if (++s.watching == watchers(s)) join(s);
+    if (++s.watching == watchers(s)) join_when_told(s);
+}
+
+void ServerDriver::join_when_told(Slot& s) {
+    if (run_.options.game_file.empty() || s.index != 0) return join(s);
+    asio::co_spawn(
+        run_.io,
+        [this, &s]() -> asio::awaitable<void> {
+            asio::steady_timer pause(run_.io);
+            while (!file_exists(run_.options.game_file + ".go") && !s.dead) {
+                pause.expires_after(std::chrono::milliseconds(50));
+                boost::system::error_code ec;
+                co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ec));
+            }
+            join(s);
+        },
+        asio::detached);
 }
 
 void ServerDriver::ask_again(Slot& s, std::size_t who) {
@@ -83,6 +104,7 @@ void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t,
     s.phase = Phase::Playing;
     if (who != 0) return;
     ++run_.stats.games_started;
+    s.progress = Clock::now();
     if (!s.ever_started) {
         s.ever_started = true;
         ++started_;
@@ -97,12 +119,17 @@ void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t rid,
     // event), or one that does not follow.
     const auto update = follow(s, who, m);
     if (who >= 2) {
-        if (update == client::MirrorUpdate::Changed) delivered(s, m.ply, run_.stats.desktop_delivery_us);
+        if (update == client::MirrorUpdate::Changed) {
+            delivered(s, m.ply, run_.stats.desktop_delivery_us);
+            delivered(s, m.ply, run_.stats.node_delivery_us[s.seat(who).node]);
+        }
         return;
     }
     Player& p = s.players[who];
     if (rid != 0 && rid == p.pending_rid) {
         if (p.sent_at != Clock::time_point{}) run_.sample(p.sent_at);
+        ++run_.stats.acks_total;
+        s.progress = Clock::now();
         --run_.outstanding;
         p.pending_rid = 0;
         p.unacked.reset();
@@ -127,6 +154,7 @@ void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t,
 }
 
 void ServerDriver::on_message(Slot& s, std::size_t who, std::uint64_t rid, const proto::Error& e) {
+    if (who == 0 && rid != 0 && rid == s.leave_rid) return;
     if (who < 2 && rid != 0)
         if (auto& crossed = s.players[who].crossed; std::erase(crossed, rid) > 0) {
             --run_.crossed;
@@ -177,6 +205,7 @@ void ServerDriver::ended(Slot& s, std::size_t who, std::string result) {
     }
     if (++s.ended < s.seats()) return;
     ++run_.stats.games_completed;
+    s.progress = Clock::now();
     if (!agree(s)) ++run_.stats.mismatches;
     asio::post(run_.io, [this, &s] { new_game(s); });
 }
@@ -212,6 +241,8 @@ void ServerDriver::play(Slot& s, Player& p) {
     p.sent_at = Clock::now();
     s.sent_at.resize(static_cast<std::size_t>(p.mirror.ply_count()) + 1);
     s.sent_at.back() = p.sent_at;
+    if (!run_.options.game_file.empty() && s.index == 0)
+        log_sent(run_.options.game_file, s.sent_at.size(), p.sent_at);
     ++run_.outstanding;
     p.unacked = proto::MakeMove{s.game, to_iccs(p.last_sent), ++p.move_id,
                                 static_cast<std::uint32_t>(p.mirror.ply_count())};

@@ -39,12 +39,14 @@ void ServerDriver::dropped(Slot& s, std::size_t who, const std::string& why) {
                 boost::system::error_code ec;
                 co_await pause.async_wait(asio::redirect_error(asio::use_awaitable, ec));
                 Conn& conn = conns_.emplace_back(run_.io, run_.tls.get());
+                const std::size_t node = node_for(s, who, attempt);
                 auto error = co_await conn.connect(
-                    endpoint_for(s, who, attempt),
+                    run_.options.servers[node],
                     [this, &s, who](std::string_view p) { on_payload(s, who, p); },
                     [this, &s, who](const std::string& reason) { dropped(s, who, reason); });
                 if (!error.empty()) continue;
                 s.seat(who).conn = &conn;
+                s.seat(who).node = node;
                 s.seat(who).connecting = false;
                 send(s.seat(who), proto::Hello{"xq-loadgen", "bot", proto::kProtocolVersion});
                 co_return;
@@ -62,6 +64,10 @@ void ServerDriver::returned(Slot& s, std::size_t who) {
     if (s.phase != Phase::Playing) {
         for (std::size_t i = 0; i < s.seats(); ++i)
             if (s.seat(i).away) return;
+        // Red may still host the game it created (only others dropped): cancelled first, or the
+        // new CreateGame is refused (ALREADY_SEATED). If Red's session is new, the refusal of
+        // this Leave is expected and ignored.
+        if (s.game != 0) s.leave_rid = send(s.players[0], proto::Leave{s.game});
         return new_game(s);
     }
     if (seat.ended) return;  // nothing left to learn about this game
@@ -111,6 +117,8 @@ void ServerDriver::resynced(Slot& s, std::size_t who, const Record& record) {
     if (p.unacked && moves.size() > p.unacked->ply &&
         to_iccs(moves[p.unacked->ply]) == p.unacked->move) {
         p.acked.emplace_back(p.unacked->ply + 1, p.unacked->move);
+        ++run_.stats.acks_total;
+        s.progress = Clock::now();
         p.unacked.reset();
         --run_.outstanding;
     }

@@ -6,18 +6,24 @@
 # start, which begins empty. NODE ARGS go to every node: with `-- --bots 2` every node stands for
 # the bots' lease and one at a time runs them (another takes over if it is killed).
 #
-# usage: tools/cluster.sh BUILD_DIR N [--dir DIR] [--port FIRST] [-- NODE ARGS...]
+# Each node's pid is in DIR/node-I.pid. A node that ends (killed to see its games taken over, say)
+# stays down until the script gets SIGUSR1, which starts every ended node again with its id and
+# port (bench/cluster_chaos.sh kills and restarts nodes this way).
+#
+# usage: tools/cluster.sh BUILD_DIR N [--dir DIR] [--port FIRST] [--discovery UDP_PORT] [-- NODE ARGS...]
+# (--discovery: the first node's LAN discovery port, 7778; 0: none, for scripts and tests)
 set -euo pipefail
 
 build="${1:?usage: cluster.sh BUILD_DIR N [--dir DIR] [--port FIRST] [-- NODE ARGS]}"
 count="${2:?how many nodes?}"
 shift 2
 [[ "$count" =~ ^[1-9][0-9]?$ ]] || { echo "cluster: N is 1 to 99 nodes, got '$count'" >&2; exit 2; }
-dir="$build/cluster" first_port=7777 node_args=()
+dir="$build/cluster" first_port=7777 discovery_port=7778 node_args=()
 while (($#)); do
   case "$1" in
     --dir) dir="$2"; shift 2 ;;
     --port) first_port="$2"; shift 2 ;;
+    --discovery) discovery_port="$2"; shift 2 ;;
     --) shift; node_args=("$@"); break ;;
     *) echo "cluster: unknown option '$1'" >&2; exit 2 ;;
   esac
@@ -31,15 +37,19 @@ as_pg=()
 rm -rf "$dir"
 mkdir -p "$dir/pg" "$dir/logs"
 ((EUID == 0)) && chown postgres:postgres "$dir/pg"
-pids=()
+pids=()           # redis-server's
+declare -A node_pid=()  # node number -> its process
 stop_all() {
-  trap - INT TERM EXIT
+  trap - INT TERM EXIT USR1
   echo "cluster: stopping" >&2
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}" "${node_pid[@]}"; do kill "$pid" 2>/dev/null || true; done
   wait 2>/dev/null || true
   "${as_pg[@]}" "$pg_bin/pg_ctl" -D "$dir/pg/data" -m fast stop >/dev/null 2>&1 || true
 }
-trap stop_all INT TERM EXIT
+# A signal's trap must also end the script: a trap that returns lets the loop below go on.
+trap 'stop_all; exit 130' INT
+trap 'stop_all; exit 143' TERM
+trap stop_all EXIT
 
 "${as_pg[@]}" "$pg_bin/initdb" -D "$dir/pg/data" -U postgres -A trust -E UTF8 --locale=C.UTF-8 --no-sync \
   --no-instructions >"$dir/logs/initdb.log" 2>&1 || { echo "cluster: initdb failed, see $dir/logs/initdb.log" >&2; exit 1; }
@@ -55,23 +65,28 @@ pids+=($!)
 for _ in $(seq 100); do [[ -S "$dir/redis.sock" ]] && break; sleep 0.1; done
 [[ -S "$dir/redis.sock" ]] || { echo "cluster: redis-server did not start, see $dir/logs/redis.log" >&2; exit 1; }
 
-for ((i = 0; i < count; i++)); do
-  port=$((first_port + i))
+start_node() {
+  local n=$1 port=$((first_port + $1 - 1))
   # LAN discovery (UDP 7778) answers on the first node only: one such port per machine.
-  discovery=0
-  ((i == 0)) && discovery=7778
+  local discovery=0
+  ((n == 1)) && discovery=$discovery_port
   "$build/server/xiangqi-server" --listen "0.0.0.0:$port" --postgres "$conninfo" --redis "unix:$dir/redis.sock" \
-    --node-id "node-$((i + 1))" --name "xiangqi node $((i + 1))" --discovery-port "$discovery" "${node_args[@]}" \
-    >"$dir/logs/node-$((i + 1)).log" 2>&1 &
-  pids+=($!)
-  echo "cluster: node-$((i + 1)) on port $port (log $dir/logs/node-$((i + 1)).log)" >&2
-done
+    --node-id "node-$n" --name "xiangqi node $n" --discovery-port "$discovery" "${node_args[@]}" \
+    >>"$dir/logs/node-$n.log" 2>&1 &
+  node_pid[$n]=$!
+  echo "${node_pid[$n]}" >"$dir/node-$n.pid"
+  echo "cluster: node-$n on port $port, pid ${node_pid[$n]} (log $dir/logs/node-$n.log)" >&2
+}
+for ((n = 1; n <= count; n++)); do start_node "$n"; done
 echo "cluster: $count node(s), PostgreSQL in $dir/pg, Redis at $dir/redis.sock; Ctrl-C stops them" >&2
-# Runs until Ctrl-C. A node that ends (killed to see its games taken over, say) is reported; the
-# others go on.
+restart_ended() {
+  for n in "${!node_pid[@]}"; do kill -0 "${node_pid[$n]}" 2>/dev/null || start_node "$n"; done
+}
+trap restart_ended USR1
+# Runs until Ctrl-C. A process that ends is reported; the others go on.
 declare -A reported=()
 while sleep 1; do
-  for pid in "${pids[@]}"; do
+  for pid in "${pids[@]}" "${node_pid[@]}"; do
     if [[ -z "${reported[$pid]:-}" ]] && ! kill -0 "$pid" 2>/dev/null; then
       reported[$pid]=1
       echo "cluster: process $pid ended; see $dir/logs" >&2
