@@ -88,7 +88,7 @@ void ClusterNode::stand() {
     std::weak_ptr<bool> alive = alive_;
     const bool again = keeper_ != nullptr;
     keeper_ = cluster::LeaseKeeper::create(
-        executor_, leases_, options_.id, random_hex(8), options_.lease,
+        executor_, leases_, options_.id, token_, options_.lease,
         [this, alive, again] {
             if (!alive.lock() || stopped_) return;
             log(LogLevel::Info, "cluster: node ", options_.id, again ? " holds its lease again" : " holds its lease");
@@ -402,6 +402,14 @@ void ClusterNode::check_nodes() {
                             if (r->has_value()) {
                                 absent_.erase(node);
                                 dead_.erase(node);  // back (a restarted node with its id)
+                                // Another token: a new process of that id, restarted faster than
+                                // two checks. Its predecessor's sessions are gone as after a death,
+                                // but its games are its own again (restored from its journal).
+                                auto [known, fresh] = tokens_.try_emplace(node, (*r)->token);
+                                if (!fresh && known->second != (*r)->token) {
+                                    known->second = (*r)->token;
+                                    node_restarted(node);
+                                }
                             } else if (!dead_.contains(node) && !absent_.insert(node).second) {
                                 node_died(node);
                             }
@@ -415,12 +423,30 @@ void ClusterNode::check_nodes() {
 void ClusterNode::node_died(const std::string& node) {
     ++stats_.dead_nodes;
     absent_.erase(node);
+    tokens_.erase(node);
     log(LogLevel::Warn, "cluster: node ", node, " holds no lease: taken for dead");
-    // Its players' connections are gone with it: so are their seeks.
+    // Its players' connections are gone with it: so are their seeks. (A restarted process of
+    // that id removes its predecessor's seeks itself: SeekBook's reconciliation.)
     seek_nodes_.erase(node);
     seek_book_->forget_node(node, [node](std::expected<std::int64_t, cluster::RedisError> removed) {
         if (removed && *removed > 0) log(LogLevel::Info, "cluster: removed ", *removed, " seek(s) of dead node ", node);
     });
+    forget_sessions(node);
+    dead_.insert(node);
+    for (const auto& [game, entry] : replica_->entries())
+        if (entry.owner == node) orphans_[game] = node;
+    take_over(node);
+}
+
+void ClusterNode::node_restarted(const std::string& node) {
+    ++stats_.restarted_nodes;
+    log(LogLevel::Warn, "cluster: node ", node, " was restarted: the sessions spanning its previous process end");
+    forget_sessions(node);
+}
+
+// The sessions between us and a process of `node` that is gone: its sessions' seats and seeks
+// here go, and ours that had requests there close, so their clients reconnect and resume.
+void ClusterNode::forget_sessions(const std::string& node) {
     std::vector<RemoteKey> keys;
     for (const auto& [key, peer] : remote_)
         if (key.first == node) keys.push_back(key);
@@ -428,10 +454,6 @@ void ClusterNode::node_died(const std::string& node) {
     for (auto& [id, entry] : forwarded_)
         if (entry.nodes.erase(node))
             if (const auto peer = entry.peer.lock()) peer->close(CloseReason::ByServer, true);
-    dead_.insert(node);
-    for (const auto& [game, entry] : replica_->entries())
-        if (entry.owner == node) orphans_[game] = node;
-    take_over(node);
 }
 
 void ClusterNode::take_over(const std::string& node) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "server/accounts/secret.h"
 #include "server/cluster/asio.h"
 #include "server/cluster/bus.h"
 #include "server/cluster/lease.h"
@@ -57,6 +58,7 @@ struct NodeStats {
     std::uint64_t relayed = 0;        // payloads from owners for our sessions (one per session)
     std::uint64_t malformed = 0;      // node messages (and seeks in Redis) that did not decode
     std::uint64_t dead_nodes = 0;     // nodes found without a lease
+    std::uint64_t restarted_nodes = 0;  // found with another process's lease, before found dead
     std::uint64_t taken_over = 0;     // games claimed from dead nodes
     std::uint64_t parked = 0;         // requests that waited for a game's new owner
     std::uint64_t seeks = 0;          // quick-match seeks of our sessions put in Redis
@@ -148,6 +150,8 @@ private:
     void publish_lobby();
     void check_nodes();
     void node_died(const std::string& node);
+    void node_restarted(const std::string& node);
+    void forget_sessions(const std::string& node);
     // Claims a dead node's games (each once among the survivors) and restores them here.
     void take_over(const std::string& node);
     // Requests about games whose owner died, sent on once the game has a live owner (or TRY_LATER).
@@ -187,6 +191,8 @@ private:
     std::unordered_map<std::uint64_t, Forwarded> forwarded_;  // by local session id
     std::map<RemoteKey, std::shared_ptr<RemotePeer>> remote_;
     std::chrono::steady_clock::time_point redis_up_since_{};  // our Redis connection's last (re)start
+    std::string token_ = random_hex(8);  // our lease's, for this process's life (a rejoin keeps it)
+    std::map<std::string, std::string> tokens_;  // other nodes' lease tokens as last seen
     std::set<std::string> checking_;  // nodes whose lease is being read
     std::set<std::string> absent_;    // nodes found without a lease once: dead if again
     std::set<std::string> dead_;      // nodes found dead whose games may not all be claimed yet

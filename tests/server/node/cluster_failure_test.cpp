@@ -19,6 +19,7 @@ using test::as;
 using test::ClusterNodeTest;
 using test::error_of;
 using test::Node;
+using test::NodeProcess;
 
 const TimeControl kBlitz = test::kClusterBlitz;
 
@@ -153,6 +154,64 @@ TEST_F(ClusterNodeTest, PostgresKilledForAFewSecondsRefusesMovesThenPlayResumes)
         EXPECT_EQ(n->stats().taken_over, 0u);
     }
     EXPECT_EQ(journal(conninfo_), (std::vector<std::string>{"h2e2", "h9g7", "h0g2"}));
+}
+
+// The owner is SIGKILLed and started again with its id at once, faster than two checks of the
+// other nodes: they see the same node id with another lease token, so the sessions that spanned
+// the old process end (the player on the other node reconnects and resumes) and the restarted
+// node, which restored its games from the journal, plays on with both.
+TEST_F(ClusterNodeTest, ANodeRestartedAtOnceWithItsIdIsSeenAsANewProcess) {
+    auto a = std::make_unique<NodeProcess>("node-a", conninfo_, redis_.unix_address(), dir_);
+    Node& b = start("node-b");
+    Player red{a->port(), "red", 0, "", std::make_unique<test::TestClient>(a->port(), 20s)};
+    red.client->hello("red");
+    Player black{b.port(), "black", 0, "", b.client("black")};
+    const auto created = as<Seated>(red.client->call(CreateGame{kBlitz, ColorChoice::Red, false}));
+    red.game = black.game = created.game_id;
+    red.token = created.resume_token;
+    ASSERT_TRUE(listed(*black.client, created.game_id, false));
+    black.token = as<Seated>(black.client->call(JoinGame{created.game_id, ""})).resume_token;
+    ASSERT_TRUE(red.client->wait_for<GameStarted>());
+    ASSERT_TRUE(red.move("h2e2", 0));
+    ASSERT_TRUE(black.move("h9g7", 1));
+    auto watcher = b.client("watcher");
+    ASSERT_TRUE(listed(*watcher, created.game_id, true));
+    as<Snapshot>(watcher->call(WatchGame{created.game_id, ""}));
+    // B judges other nodes' leases only a TTL and a renewal after its own Redis connection came
+    // up (a Redis restart): until then it has not seen node A's first process.
+    std::this_thread::sleep_for(5s);
+
+    a->kill();
+    a = std::make_unique<NodeProcess>("node-a", conninfo_, redis_.unix_address(), dir_);  // answers at once
+    red.port = a->port();
+    red.client.reset();
+    ASSERT_TRUE(red.move("h0g2", 2)) << "red could not resume on the restarted node";
+    // Nothing from the new process reaches B (it never heard of B's sessions), yet B lets the
+    // watcher and Black go, for it saw node A's lease with a new token; they come back.
+    try {
+        while (watcher->wait_for<MoveMade>()) {}  // whatever arrives, until the session closes
+    } catch (const std::exception&) {
+    }
+    EXPECT_TRUE(watcher->closed_by_server()) << "the watcher on B was left attached to the old process";
+    EXPECT_GE(b.stats().restarted_nodes + b.stats().dead_nodes, 1u);
+    // Watching again may be cut once more: the new process's first message to B tells B's bus
+    // of the restart, which closes the sessions spanning the nodes; the client connects again.
+    std::optional<Snapshot> again;
+    for (const auto end = std::chrono::steady_clock::now() + 20s; !again && std::chrono::steady_clock::now() < end;) {
+        try {
+            watcher = b.client("watcher");
+            again = as<Snapshot>(watcher->call(WatchGame{created.game_id, ""}));
+        } catch (const std::exception&) {
+            std::this_thread::sleep_for(200ms);
+        }
+    }
+    ASSERT_TRUE(again) << "the watcher could not watch again through node B";
+    EXPECT_EQ(again->moves.size(), 3u);
+    const auto made = black.move("i9h9", 3);
+    ASSERT_TRUE(made) << "black could not play on through node B";
+    EXPECT_EQ(made->ply, 4u);
+    EXPECT_EQ(b.stats().taken_over, 0u);  // the games stayed the restarted node's
+    EXPECT_EQ(journal(conninfo_), (std::vector<std::string>{"h2e2", "h9g7", "h0g2", "i9h9"}));
 }
 
 }  // namespace
