@@ -1,5 +1,8 @@
 #include "server/node/cluster_node.h"
 
+#include <algorithm>
+#include <charconv>
+
 #include "server/accounts/secret.h"
 #include "server/dispatch/wire.h"
 #include "server/log/log.h"
@@ -27,6 +30,32 @@ void refuse_for_now(Peer& peer, std::string_view frame) {
     refusal.game_id = game.value_or(0);
     refusal.retry_after_ms = 2000;
     peer.deliver(proto::encode(proto::ServerMessage{message->request_id, refusal}));
+}
+
+std::int64_t wall_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// A lobby entry ("L" or "U", the publication's Unix ms, '|', the GameSummary) as of `now`: the
+// running clock has run since the publication (clamped: clocks of two machines differ a little).
+std::optional<proto::GameSummary> read_entry(std::string_view entry, std::int64_t now) {
+    const auto bar = entry.find('|');
+    if (entry.empty() || bar == std::string_view::npos) return std::nullopt;
+    std::int64_t at = 0;
+    const auto digits = entry.substr(1, bar - 1);
+    if (std::from_chars(digits.data(), digits.data() + digits.size(), at).ptr != digits.data() + digits.size())
+        return std::nullopt;
+    auto decoded = proto::decode_summary(entry.substr(bar + 1));
+    if (!decoded) return std::nullopt;
+    std::optional<proto::GameSummary> summary(std::move(*decoded));
+    if (!summary->clock || !summary->clock->running) return summary;
+    const proto::Millis elapsed{std::clamp<std::int64_t>(now - at, 0, std::int64_t{24} * 3600 * 1000)};
+    const auto run = [&](proto::Millis& left) { left = std::max(proto::Millis{0}, left - elapsed); };
+    proto::Clock& clock = *summary->clock;
+    run(*clock.running == proto::Side::Red ? clock.red_ms : clock.black_ms);
+    if (clock.move_cap_ms) run(*clock.move_cap_ms);
+    if (clock.first_move_ms) run(*clock.first_move_ms);
+    return summary;
 }
 
 }  // namespace
@@ -243,10 +272,10 @@ void ClusterNode::forward_pong(const std::shared_ptr<Peer>& peer, const proto::N
 
 std::vector<proto::GameSummary> ClusterNode::remote_games() {
     std::vector<proto::GameSummary> games;
+    const auto now = wall_ms();
     for (const auto& [game, entry] : replica_->entries()) {
         if (entry.owner == options_.id || entry.summary.empty() || entry.summary[0] != kListed) continue;
-        auto summary = proto::decode_summary(std::string_view(entry.summary).substr(1));
-        if (summary) games.push_back(std::move(*summary));
+        if (auto summary = read_entry(entry.summary, now)) games.push_back(std::move(*summary));
     }
     return games;
 }
@@ -347,17 +376,26 @@ void ClusterNode::on_gap(std::optional<std::uint64_t> game, cluster::GapReason r
     }
 }
 
+// A running clock changes every instant, but what it reads follows from a reading and its time:
+// an entry is published again only when something else changed (a move, a seat, the status), with
+// the clocks as of its publication, and readers count the time since (read_entry).
 void ClusterNode::publish_lobby() {
-    std::unordered_map<std::uint64_t, std::string> now;
+    std::unordered_map<std::uint64_t, std::string> now;  // each game's summary without its clocks
+    std::unordered_map<std::uint64_t, std::string> entries;
+    const auto at = wall_ms();
     for (const auto& [listing, listed] : dispatcher_.lobby().every_game(std::chrono::steady_clock::now())) {
-        std::string bytes(1, listed ? kListed : kUnlisted);
-        bytes += proto::encode(wire::summary(listing));
-        now.emplace(wire::game_id(listing.id), std::move(bytes));
+        auto summary = wire::summary(listing);
+        std::string entry(1, listed ? kListed : kUnlisted);
+        entry += std::to_string(at) + '|' + proto::encode(summary);
+        summary.clock.reset();
+        const auto game = wire::game_id(listing.id);
+        now.emplace(game, std::string(1, entry[0]) + proto::encode(summary));
+        entries.emplace(game, std::move(entry));
     }
     for (auto& [game, bytes] : now) {
         auto it = published_.find(game);
         if (it != published_.end() && it->second == bytes) continue;
-        if (replica_->put(game, bytes)) published_[game] = std::move(bytes);
+        if (replica_->put(game, entries[game])) published_[game] = std::move(bytes);
     }
     for (auto it = published_.begin(); it != published_.end();) {
         if (now.contains(it->first)) {

@@ -70,6 +70,41 @@ TEST_F(ClusterNodeTest, AGameOwnedByOneNodeIsJoinedOnASecondAndWatchedOnAThird) 
     EXPECT_EQ(archived.moves, line);
 }
 
+// A live game's entry in the shared lobby is written again only when more than its clocks changed;
+// another node's lobby shows the running clock as it runs, counted from the entry's time.
+TEST_F(ClusterNodeTest, ALiveGamesClockListedOnAnotherNodeRunsBetweenMoves) {
+    Node& a = start("node-a");
+    Node& b = start("node-b");
+    auto red = a.client("red");
+    auto black = a.client("black");
+    const auto created = as<Seated>(red->call(CreateGame{kBlitz, ColorChoice::Red, false}));
+    as<Seated>(black->call(JoinGame{created.game_id, ""}));
+    ASSERT_TRUE(red->wait_for<GameStarted>());
+    as<MoveMade>(red->call(MakeMove{created.game_id, "h2e2", 1, 0}));
+    as<MoveMade>(black->call(MakeMove{created.game_id, "h9g7", 2, 1}));  // now Red's clock runs
+    auto lister = b.client("lister");
+    const auto clock_seen = [&]() -> std::optional<Clock> {
+        for (const auto& g : as<GameList>(lister->call(ListGames{})).live)
+            if (g.game_id == created.game_id && g.plies == 2 && g.clock) return g.clock;
+        return std::nullopt;
+    };
+    std::optional<Clock> first;
+    for (const auto end = std::chrono::steady_clock::now() + 20s; !first && std::chrono::steady_clock::now() < end;
+         std::this_thread::sleep_for(50ms))
+        first = clock_seen();
+    ASSERT_TRUE(first) << "node B never listed the game after its second move";
+    ASSERT_EQ(first->running, Side::Red);
+    const auto written = [&] { return a.on_loop([](const server::node::ClusterNode& n) { return n.lobby().stats().written; }); };
+    const auto written_before = written();
+    std::this_thread::sleep_for(1500ms);
+    EXPECT_EQ(written(), written_before) << "node A wrote its game again though only its clock had changed";
+    const auto second = clock_seen();
+    ASSERT_TRUE(second);
+    EXPECT_LE(second->red_ms, first->red_ms - 1000) << "Red's clock stood still in node B's lobby";
+    EXPECT_GE(second->red_ms, first->red_ms - 5000);
+    EXPECT_EQ(second->black_ms, first->black_ms);
+}
+
 TEST_F(ClusterNodeTest, APlayerWhoseSessionEndsOnItsNodeIsAwayOnTheOwner) {
     Node& a = start("node-a");
     Node& b = start("node-b");
