@@ -10,6 +10,7 @@
 set -euo pipefail
 
 build="${1:?usage: cluster_broadcast.sh BUILD_DIR [options]}"
+build="$(cd "$build" && pwd)"  # absolute: PostgreSQL runs in its own folder
 shift
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 nodes=3 watchers=20000 processes=2 interval=500 seconds=40 first_port=19777 dir="$build/cluster-broadcast"

@@ -16,6 +16,7 @@
 set -euo pipefail
 
 build="${1:?usage: cluster_chaos.sh BUILD_DIR [options]}"
+build="$(cd "$build" && pwd)"  # absolute: PostgreSQL runs in its own folder
 shift
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 nodes=3 games=300 spectators=2 interval=1000 seconds=120 kills=5 first_kill=15 every=20 down=5

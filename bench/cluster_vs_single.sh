@@ -8,6 +8,7 @@
 set -euo pipefail
 
 build="${1:?usage: cluster_vs_single.sh BUILD_DIR [options]}"
+build="$(cd "$build" && pwd)"  # absolute: PostgreSQL runs in its own folder
 shift
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 nodes=3 games=300 spectators=2 interval=1000 seconds=60

@@ -28,6 +28,9 @@ while (($#)); do
     *) echo "cluster: unknown option '$1'" >&2; exit 2 ;;
   esac
 done
+# Absolute: PostgreSQL runs in its own folder (and as another user when we are root).
+mkdir -p "$dir"
+dir="$(cd "$dir" && pwd)" build="$(cd "$build" && pwd)"
 
 pg_bin=/usr/lib/postgresql/15/bin
 # PostgreSQL refuses to run as root: as root, it runs as the postgres user the package made.
