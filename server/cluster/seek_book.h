@@ -68,13 +68,17 @@ public:
     // Removes every seek of `node` (dead: its players' connections are gone with it).
     void forget_node(const std::string& node, CountDone done);
 
+    // Puts back the held seeks Redis lacks and reports those claimed meanwhile (on_claimed). Run on
+    // every connection, and by the node while it holds seeks: a matcher that died between a claim
+    // and the game's start left a claimed seek whose pairing never comes.
+    void restore();
+
     const std::map<std::string, Held>& held() const { return held_; }
     const SeekBookStats& stats() const { return stats_; }
 
     SeekBook(std::shared_ptr<RedisClient> client, std::string node);
 
 private:
-    void restore();
 
     std::shared_ptr<RedisClient> client_;
     std::string node_;

@@ -116,9 +116,12 @@ private:
         std::optional<std::uint64_t> cancel;  // a Leave{0} waiting for the add to finish
         bool closed = false;  // the session closed while the add was under way
         bool paired = false;  // its NodePaired came before the add's answer (another connection)
-        // A cancel found it claimed: its NodePaired is due. If none comes (the matcher died
-        // before starting the game), the session may seek again after kClaimedWait.
+        // Found claimed (by a cancel, or by the book's reconciliation): its NodePaired is due. If
+        // none comes within kClaimedWait (the matcher died before starting the game), the seek
+        // is added again, so that it is not lost, or, the player having asked to leave, dropped.
         std::optional<std::chrono::steady_clock::time_point> claimed_at;
+        bool leaving = false;  // a cancel found it claimed (answered: the game is starting)
+        std::string bytes{};   // the seek as added (proto NodeSeek), to add it again
     };
 
     // Every message to another node waits in outgoing_ until the end of the loop turn, in order;

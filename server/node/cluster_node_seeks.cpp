@@ -41,9 +41,9 @@ std::optional<std::int64_t> redis_ms(const cluster::Reply& reply) {
 
 void ClusterNode::seek(const std::shared_ptr<Peer>& peer, std::uint64_t request_id, const proto::NodeSeek& seek) {
     const std::uint64_t session = peer->id();
-    seeks_[session] = LocalSeek{peer, "", std::nullopt, false, false, std::nullopt};
+    seeks_[session] = LocalSeek{peer, "", std::nullopt, false, false, std::nullopt, false, proto::encode(seek)};
     const proto::Seeking seeking{seek.time_control, seek.rated};
-    seek_book_->add(session, proto::encode(seek), [this, alive = std::weak_ptr<bool>(alive_), peer = std::weak_ptr<Peer>(peer),
+    seek_book_->add(session, seeks_[session].bytes, [this, alive = std::weak_ptr<bool>(alive_), peer = std::weak_ptr<Peer>(peer),
                                                    session, request_id, seeking](std::expected<std::string, cluster::RedisError> id) {
         if (!alive.lock() || stopped_) return;
         const auto it = seeks_.find(session);
@@ -104,7 +104,10 @@ void ClusterNode::send_cancel(const std::shared_ptr<Peer>& peer, std::uint64_t s
         }
         if (*result == cluster::CancelResult::Claimed) {
             // Its NodePaired is coming (or came): the player is seated, not left.
-            if (ours) it->second.claimed_at = std::chrono::steady_clock::now();
+            if (ours) {
+                it->second.claimed_at = std::chrono::steady_clock::now();
+                it->second.leaving = true;
+            }
             if (asker) answer(*asker, request_id, refusal(proto::ErrorCode::NotAPlayer, "you were just paired: your game is starting"));
             return;
         }
@@ -115,7 +118,36 @@ void ClusterNode::send_cancel(const std::shared_ptr<Peer>& peer, std::uint64_t s
 
 void ClusterNode::drop_unpaired_claims() {
     const auto now = std::chrono::steady_clock::now();
-    std::erase_if(seeks_, [&](const auto& kv) { return kv.second.claimed_at && now - *kv.second.claimed_at > kClaimedWait; });
+    std::vector<std::uint64_t> again;
+    std::erase_if(seeks_, [&](const auto& kv) {
+        const LocalSeek& s = kv.second;
+        if (!s.claimed_at || now - *s.claimed_at <= kClaimedWait || s.paired) return false;
+        const auto peer = s.peer.lock();
+        if (s.leaving || !peer || !peer->open()) return true;
+        again.push_back(kv.first);
+        return false;
+    });
+    for (const std::uint64_t session : again) {
+        LocalSeek& s = seeks_.at(session);
+        log(LogLevel::Warn, "cluster: seek ", s.id, " was claimed but never paired; adding it again");
+        s.claimed_at.reset();
+        s.id.clear();
+        seek_book_->add(session, s.bytes, [this, alive = std::weak_ptr<bool>(alive_), session](std::expected<std::string, cluster::RedisError> id) {
+            if (!alive.lock() || stopped_) return;
+            const auto it = seeks_.find(session);
+            if (!id) {
+                if (it != seeks_.end() && it->second.id.empty()) it->second.claimed_at = std::chrono::steady_clock::now();  // try again later
+                return;
+            }
+            if (it == seeks_.end() || it->second.closed || it->second.paired) return seek_book_->cancel(*id, [](auto) {});
+            it->second.id = *id;
+            if (const auto cancel = it->second.cancel)  // a Leave{0} that came meanwhile
+                if (const auto peer = it->second.peer.lock()) send_cancel(peer, session, *cancel);
+        });
+    }
+    // Held seeks are reconciled while there are any: that is how a claim whose pairing never
+    // comes is found when its player does not cancel.
+    if (!seeks_.empty()) seek_book_->restore();
 }
 
 // The matcher paired our session's seek: the game's messages for it follow from `from`, which is

@@ -238,6 +238,33 @@ TEST_F(QuickMatchTest, ACancelThatLosesToAClaimSaysThePairingIsComing) {
     EXPECT_TRUE(again) << "the session never got free to seek again";
 }
 
+// No seek lost: a seek claimed by a matcher that died before starting the game (the claim made
+// here by hand, as the claim script makes it) is found by its node's reconciliation and, no
+// pairing having come within 10 s, added again; the player, who asked for nothing, is paired.
+TEST_F(QuickMatchTest, AClaimWhosePairingNeverComesIsAddedAgain) {
+    Node& a = start("node-a").ready();
+    Node& b = start("node-b").ready();
+    auto player = a.client("player");
+    as<Seeking>(player->call(QuickMatch{kBlitz, false}));
+    const std::string keys = redis_.raw_command(resp({"HKEYS", "xq:seeks"}));
+    const auto start = keys.find("\r\n", keys.find('$')) + 2;
+    const std::string id = keys.substr(start, keys.find("\r\n", start) - start);
+    ASSERT_EQ(redis_.raw_command(resp({"HDEL", "xq:seeks", id})), ":1\r\n") << keys;
+    ASSERT_EQ(redis_.raw_command(resp({"SET", "xq:seek:claimed:" + id, "a matcher", "PX", "60000"})), "+OK\r\n");
+
+    bool back = false;
+    for (const auto end = std::chrono::steady_clock::now() + 30s; !back && std::chrono::steady_clock::now() < end;
+         std::this_thread::sleep_for(200ms))
+        back = seeks_left() == ":1\r\n";
+    ASSERT_TRUE(back) << "the claimed seek whose pairing never came was lost";
+    auto other = b.client("other");
+    as<Seeking>(other->call(QuickMatch{kBlitz, false}));
+    const auto first = paired(*player);
+    const auto second = paired(*other);
+    ASSERT_TRUE(first && second) << "the seek added again was not paired";
+    EXPECT_EQ(first->seated.game_id, second->seated.game_id);
+}
+
 // A node that dies takes its players' seeks with it: the surviving matcher finds the node's
 // lease gone and removes them, so nobody is paired with a player who is no longer there.
 TEST_F(QuickMatchTest, ADeadNodesSeeksAreForgotten) {
