@@ -59,6 +59,16 @@ struct Player {
     }
 };
 
+// Red creates a game on its node and Black, on another, joins it once its lobby lists it.
+void seat(Player& red, Player& black, bool (*listed)(test::TestClient&, GameId, bool)) {
+    const auto created = as<Seated>(red.client->call(CreateGame{kBlitz, ColorChoice::Red, false}));
+    red.game = black.game = created.game_id;
+    red.token = created.resume_token;
+    ASSERT_TRUE(listed(*black.client, created.game_id, false));
+    black.token = as<Seated>(black.client->call(JoinGame{created.game_id, ""})).resume_token;
+    ASSERT_TRUE(red.client->wait_for<GameStarted>());
+}
+
 // Every move of `game` as the shared database holds it.
 std::vector<std::string> journal(const std::string& conninfo) {
     auto store = server::PgStore::open(conninfo);
@@ -78,12 +88,8 @@ TEST_F(ClusterNodeTest, RedisKilledAndStartedEmptyMidGameLosesNothingAndPlayGoes
     Node& c = start("node-c");
     Player red{a.port(), "red", 0, "", a.client("red")};
     Player black{b.port(), "black", 0, "", b.client("black")};
-    const auto created = as<Seated>(red.client->call(CreateGame{kBlitz, ColorChoice::Red, false}));
-    red.game = black.game = created.game_id;
-    red.token = created.resume_token;
-    ASSERT_TRUE(listed(*black.client, created.game_id, false));
-    black.token = as<Seated>(black.client->call(JoinGame{created.game_id, ""})).resume_token;
-    ASSERT_TRUE(red.client->wait_for<GameStarted>());
+    ASSERT_NO_FATAL_FAILURE(seat(red, black, &listed));
+    const GameId game = red.game;
     ASSERT_TRUE(red.move("h2e2", 0));
     ASSERT_TRUE(black.move("h9g7", 1));
 
@@ -111,8 +117,8 @@ TEST_F(ClusterNodeTest, RedisKilledAndStartedEmptyMidGameLosesNothingAndPlayGoes
 
     // A watcher on the third node finds the game in the rebuilt lobby and sees it whole.
     auto watcher = c.client("watcher");
-    ASSERT_TRUE(listed(*watcher, created.game_id, true)) << "node C's lobby lost the game";
-    const auto snapshot = as<Snapshot>(watcher->call(WatchGame{created.game_id, ""}));
+    ASSERT_TRUE(listed(*watcher, game, true)) << "node C's lobby lost the game";
+    const auto snapshot = as<Snapshot>(watcher->call(WatchGame{game, ""}));
     EXPECT_EQ(snapshot.moves.size(), 4u);
     for (Node* n : {&a, &b, &c}) EXPECT_EQ(n->stats().taken_over, 0u) << "a game changed owner";
     EXPECT_EQ(journal(conninfo_), (std::vector<std::string>{"h2e2", "h9g7", "h0g2", "i9h9"}));
@@ -126,19 +132,15 @@ TEST_F(ClusterNodeTest, PostgresKilledForAFewSecondsRefusesMovesThenPlayResumes)
     Node& b = start("node-b");
     Player red{a.port(), "red", 0, "", a.client("red")};
     Player black{b.port(), "black", 0, "", b.client("black")};
-    const auto created = as<Seated>(red.client->call(CreateGame{kBlitz, ColorChoice::Red, false}));
-    red.game = black.game = created.game_id;
-    red.token = created.resume_token;
-    ASSERT_TRUE(listed(*black.client, created.game_id, false));
-    black.token = as<Seated>(black.client->call(JoinGame{created.game_id, ""})).resume_token;
-    ASSERT_TRUE(red.client->wait_for<GameStarted>());
+    ASSERT_NO_FATAL_FAILURE(seat(red, black, &listed));
+    const GameId game = red.game;
     ASSERT_TRUE(red.move("h2e2", 0));
 
     pg_.stop(SIGKILL);
     // Black's move goes from node B to the owner A, whose commit fails: refused, not played.
-    EXPECT_EQ(error_of(black.client->call(MakeMove{created.game_id, "h9g7", 2, 1})), ErrorCode::Internal);
+    EXPECT_EQ(error_of(black.client->call(MakeMove{game, "h9g7", 2, 1})), ErrorCode::Internal);
     std::this_thread::sleep_for(3s);  // a few of the nodes' checks run without the database
-    EXPECT_EQ(error_of(black.client->call(MakeMove{created.game_id, "h9g7", 2, 1})), ErrorCode::Internal);
+    EXPECT_EQ(error_of(black.client->call(MakeMove{game, "h9g7", 2, 1})), ErrorCode::Internal);
     pg_.start();
 
     const auto made = black.move("h9g7", 1);
@@ -166,17 +168,13 @@ TEST_F(ClusterNodeTest, ANodeRestartedAtOnceWithItsIdIsSeenAsANewProcess) {
     Player red{a->port(), "red", 0, "", std::make_unique<test::TestClient>(a->port(), 20s)};
     red.client->hello("red");
     Player black{b.port(), "black", 0, "", b.client("black")};
-    const auto created = as<Seated>(red.client->call(CreateGame{kBlitz, ColorChoice::Red, false}));
-    red.game = black.game = created.game_id;
-    red.token = created.resume_token;
-    ASSERT_TRUE(listed(*black.client, created.game_id, false));
-    black.token = as<Seated>(black.client->call(JoinGame{created.game_id, ""})).resume_token;
-    ASSERT_TRUE(red.client->wait_for<GameStarted>());
+    ASSERT_NO_FATAL_FAILURE(seat(red, black, &listed));
+    const GameId game = red.game;
     ASSERT_TRUE(red.move("h2e2", 0));
     ASSERT_TRUE(black.move("h9g7", 1));
     auto watcher = b.client("watcher");
-    ASSERT_TRUE(listed(*watcher, created.game_id, true));
-    as<Snapshot>(watcher->call(WatchGame{created.game_id, ""}));
+    ASSERT_TRUE(listed(*watcher, game, true));
+    as<Snapshot>(watcher->call(WatchGame{game, ""}));
     // B judges other nodes' leases only a TTL and a renewal after its own Redis connection came
     // up (a Redis restart): until then it has not seen node A's first process.
     std::this_thread::sleep_for(5s);
@@ -200,7 +198,7 @@ TEST_F(ClusterNodeTest, ANodeRestartedAtOnceWithItsIdIsSeenAsANewProcess) {
     for (const auto end = std::chrono::steady_clock::now() + 20s; !again && std::chrono::steady_clock::now() < end;) {
         try {
             watcher = b.client("watcher");
-            again = as<Snapshot>(watcher->call(WatchGame{created.game_id, ""}));
+            again = as<Snapshot>(watcher->call(WatchGame{game, ""}));
         } catch (const std::exception&) {
             std::this_thread::sleep_for(200ms);
         }
